@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Designated Movable Blocks for Linux 6.12: build, boot and test.
+#
+#   make demo           build, boot the default board, show what DMBs do
+#   make test           every test: static checks and all boot scenarios
+#   make scenario S=x   boot and check one scenario (tests/scenarios/x.scn)
+#   make boot S=x       boot a scenario's machine interactively
+#   make kernel-<cfg>   build the kernel flavour configs/<cfg>.config
+#
+# Everything generated goes to build/.
+
+TOP := $(CURDIR)
+B := build
+CROSS := aarch64-linux-gnu-
+GUEST_CFLAGS := -static -O2 -Wall -Wextra -Wno-format-truncation
+
+GUEST_PROGS := $(filter-out guest,$(patsubst tests/guest/%.c,%,$(wildcard tests/guest/*.c)))
+GUEST_BINS := $(addprefix $(B)/guest/,$(GUEST_PROGS))
+BOARDS := $(patsubst dts/%.dts,%,$(wildcard dts/*.dts))
+DTBS := $(addprefix $(B)/dtb/,$(addsuffix .dtb,$(BOARDS)))
+
+.PHONY: all deps prepare dtbs guest test demo scenario boot clean help
+.DEFAULT_GOAL := help
+
+help:
+	@sed -n '3,10s/^# \{0,1\}//p' Makefile
+
+all: deps kernel-test dtbs guest
+
+deps:
+	@sh scripts/deps.sh
+
+prepare: deps
+	@sh scripts/prepare-kernel.sh
+
+kernel-%: prepare
+	@sh scripts/build-kernel.sh $*
+
+dtbs: prepare $(DTBS)
+
+$(B)/dtb/%.dtb: dts/%.dts $(wildcard dts/*.dtsi) scripts/build-dtb.sh
+	@sh scripts/build-dtb.sh $*
+
+$(B)/gen_init_cpio: $(B)/.series-stamp
+	@mkdir -p $(B)
+	cc -O2 -o $@ $(B)/linux/usr/gen_init_cpio.c
+
+$(B)/guest/init: tests/guest/init.c
+	@mkdir -p $(B)/guest
+	$(CROSS)gcc $(GUEST_CFLAGS) -o $@ $<
+
+$(B)/guest/%: tests/guest/%.c tests/guest/guest.c tests/guest/guest.h
+	@mkdir -p $(B)/guest
+	$(CROSS)gcc $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
+
+$(B)/initramfs/base.list: $(GUEST_BINS) Makefile
+	@mkdir -p $(B)/initramfs
+	@{ echo "dir /dev 0755 0 0"; \
+	   echo "nod /dev/console 0600 0 0 c 5 1"; \
+	   for d in proc sys tmp mnt bin etc; do echo "dir /$$d 0755 0 0"; done; \
+	   echo "file /init $(TOP)/$(B)/guest/init 0755 0 0"; \
+	   for p in $(filter-out init,$(GUEST_PROGS)); do \
+		echo "file /bin/$$p $(TOP)/$(B)/guest/$$p 0755 0 0"; done; \
+	} > $@
+
+$(B)/initramfs/base.cpio: $(B)/initramfs/base.list $(B)/gen_init_cpio
+	$(B)/gen_init_cpio $< > $@
+
+guest: prepare $(B)/initramfs/base.cpio
+
+test:
+	@sh scripts/test.sh
+
+demo:
+	@sh scripts/demo.sh
+
+scenario:
+	@test -n "$(S)" || { echo "usage: make scenario S=<name>" >&2; exit 2; }
+	@sh scripts/run-scenario.sh $(S)
+
+boot:
+	@test -n "$(S)" || { echo "usage: make boot S=<name>" >&2; exit 2; }
+	@make -s deps dtbs guest
+	@sh scripts/run-scenario.sh --interactive $(S)
+
+clean:
+	rm -rf $(B)/obj-* $(B)/dtb $(B)/guest $(B)/initramfs $(B)/run $(B)/logs

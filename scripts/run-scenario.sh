@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Boot one scenario in QEMU and report its in-guest checks.
+#
+# usage: run-scenario.sh [--no-build] [--interactive] <name|file.scn>
+#
+# The guest's /init prints one KTAP document; the kernel's own parser
+# (tools/testing/kunit/kunit.py parse) reads it from the console log.  A
+# panic, a hang past the scenario's timeout or a missing result is a
+# failure.  With RESULTS set, "<passed> <failed> <skipped> <name>" is
+# appended to that file for the caller's total.
+set -eu
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$TOP/scripts/scenario.sh"
+
+build=1 interactive=0
+while [ $# -gt 1 ]; do
+	case $1 in
+	--no-build) build=0 ;;
+	--interactive) interactive=1 ;;
+	*) echo "run-scenario: error: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ $# -eq 1 ] || { echo "usage: run-scenario.sh [--no-build] [--interactive] <scenario>" >&2; exit 2; }
+case $1 in
+*/*|*.scn) file=$1 ;;
+*) file=$TOP/tests/scenarios/$1.scn ;;
+esac
+if [ ! -f "$file" ]; then
+	echo "run-scenario: error: unknown scenario '$1' (have: $(cd "$TOP/tests/scenarios" && ls *.scn | sed 's/\.scn$//' | tr '\n' ' '))" >&2
+	exit 2
+fi
+load_scenario "$file" || exit 2
+
+if [ $build = 1 ]; then
+	make -s -C "$TOP" deps kernel-"$SC_CONFIG" dtbs guest
+fi
+
+KSRC=$TOP/build/linux
+IMAGE=$TOP/build/obj-$SC_CONFIG/arch/arm64/boot/Image
+DTB=$TOP/build/dtb/$SC_BOARD.dtb
+RUN=$TOP/build/run/$SC_NAME
+LOG=$TOP/build/logs/$SC_NAME.log
+mkdir -p "$RUN" "$TOP/build/logs"
+for f in "$IMAGE" "$DTB" "$TOP/build/initramfs/base.cpio"; do
+	[ -f "$f" ] || { echo "run-scenario: error: $f missing: run make" >&2; exit 2; }
+done
+
+# The scenario's checks go into a small cpio appended to the shared one;
+# the kernel unpacks concatenated archives in order.
+printf '%s' "$SC_CHECKS" > "$RUN/checks"
+printf 'dir /etc 0755 0 0\nfile /etc/checks %s 0644 0 0\n' "$RUN/checks" > "$RUN/list"
+"$TOP/build/gen_init_cpio" "$RUN/list" > "$RUN/checks.cpio"
+cat "$TOP/build/initramfs/base.cpio" "$RUN/checks.cpio" > "$RUN/initrd.cpio"
+if [ -f "$TOP/build/initramfs/modules-$SC_CONFIG.cpio" ]; then
+	cat "$TOP/build/initramfs/modules-$SC_CONFIG.cpio" >> "$RUN/initrd.cpio"
+fi
+
+set -- -M virt,gic-version=2,acpi=off -cpu cortex-a57 -smp 2 -m "$SC_MEMORY" \
+	-nodefaults -display none -no-reboot \
+	-dtb "$DTB" -kernel "$IMAGE" -initrd "$RUN/initrd.cpio" \
+	-append "console=ttyAMA0 panic=-1 quiet $SC_CMDLINE"
+if [ "$SC_BOOT" = uefi ]; then
+	set -- "$@" -bios /usr/share/qemu-efi-aarch64/QEMU_EFI.fd
+fi
+if [ -n "${QEMU_EXTRA:-}" ]; then
+	# shellcheck disable=SC2086
+	set -- "$@" $QEMU_EXTRA
+fi
+
+if [ $interactive = 1 ]; then
+	echo "run-scenario: $SC_NAME interactive; quit with Ctrl-A x"
+	exec qemu-system-aarch64 "$@" -serial mon:stdio
+fi
+
+echo "== $SC_NAME: $SC_DESC"
+start=$(date +%s)
+rc=0
+timeout -k 10 "$SC_TIMEOUT" qemu-system-aarch64 "$@" -serial stdio \
+	< /dev/null > "$LOG" 2>&1 || rc=$?
+secs=$(( $(date +%s) - start ))
+
+extra_fail=0 why=
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	why="timed out after ${SC_TIMEOUT}s (hang?)"
+elif grep -q 'Kernel panic' "$LOG"; then
+	why="kernel panic"
+elif [ $rc != 0 ]; then
+	why="qemu exited with status $rc"
+elif ! grep -q '^# dmb-guest: ' "$LOG"; then
+	why="guest did not finish its checks"
+fi
+[ -z "$why" ] || extra_fail=1
+
+# edk2 paints the console with escape sequences and the tty adds CRs.
+sed -e 's/\x1b\[[0-9;=?]*[A-Za-z]//g' -e 's/\r$//' "$LOG" > "$RUN/console"
+python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$RUN/console" > "$RUN/parsed" 2>&1 || true
+summary=$(grep -o 'Ran [0-9]* tests:.*' "$RUN/parsed" | tail -1 || true)
+num() { printf '%s\n' "$summary" | grep -o "$1: [0-9]*" | grep -o '[0-9]*$' || echo 0; }
+passed=$(num passed) failed=$(( $(num failed) + $(num crashed) + $(num errors) ))
+skipped=$(num skipped)
+if [ -z "$summary" ] && [ -z "$why" ]; then
+	why="no KTAP results in the console log"
+	extra_fail=1
+fi
+failed=$((failed + extra_fail))
+
+sed -e '/^\[..:..:..\] =*$/d' -e 's/^\[..:..:..\] /   /' "$RUN/parsed" |
+	grep -v -e '^   Testing complete' -e '^   Ran ' || true
+sed -n 's/^ *# report: /   | /p' "$RUN/console"
+if [ $failed -gt 0 ]; then
+	[ -z "$why" ] || echo "FAIL $SC_NAME: $why"
+	echo "---- last lines of the console ($LOG) ----"
+	tail -n 40 "$RUN/console"
+	echo "----"
+fi
+echo "== $SC_NAME: $passed passed, $failed failed, $skipped skipped (${secs}s, $SC_BOOT boot)"
+if [ -n "${RESULTS:-}" ]; then
+	echo "$passed $failed $skipped $SC_NAME" >> "$RESULTS"
+fi
+[ $failed = 0 ]

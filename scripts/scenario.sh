@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by the runner scripts: read and validate one scenario file.
+#
+# A scenario is a small text file, tests/scenarios/<name>.scn, of
+# "key: value" lines ('#' starts a comment):
+#
+#   description: what the scenario shows (one line)
+#   board:       dts/<board>.dts to boot
+#   memory:      QEMU -m size, e.g. 2G
+#   boot:        direct (-kernel) or uefi (edk2 loads the EFI stub)
+#   config:      kernel flavour, configs/<config>.config
+#   cmdline:     extra kernel command line (optional, may repeat)
+#   timeout:     seconds before the boot counts as hung (optional, 300)
+#   check:       <program> [--option=value...] [metric OP value...]
+#                one in-guest check, tests/guest/<program>.c (repeats)
+#
+# load_scenario FILE sets SC_NAME SC_DESC SC_BOARD SC_MEMORY SC_BOOT
+# SC_CONFIG SC_CMDLINE SC_TIMEOUT SC_CHECKS (one check per line), or
+# prints what is wrong with FILE and returns 1.
+
+sc_err() {
+	echo "scenario: error: $SC_FILE${sc_line:+:$sc_line}: $*" >&2
+	sc_bad=1
+}
+
+load_scenario() {
+	SC_FILE=$1
+	SC_NAME=$(basename "$1" .scn)
+	SC_DESC= SC_BOARD= SC_MEMORY= SC_BOOT= SC_CONFIG= SC_CMDLINE=
+	SC_TIMEOUT=300 SC_CHECKS=
+	sc_bad=0 sc_line=
+
+	if [ ! -f "$SC_FILE" ]; then
+		sc_err "no such scenario"
+		return 1
+	fi
+	sc_n=0
+	while IFS= read -r raw || [ -n "$raw" ]; do
+		sc_n=$((sc_n + 1))
+		sc_line=$sc_n
+		line=${raw%%#*}
+		case $line in *[![:space:]]*) ;; *) continue ;; esac
+		key=${line%%:*}
+		if [ "$key" = "$line" ]; then
+			sc_err "'$raw' is not 'key: value'"
+			continue
+		fi
+		val=$(printf '%s' "${line#*:}" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')
+		case $key in
+		description) SC_DESC=$val ;;
+		board) SC_BOARD=$val ;;
+		memory) SC_MEMORY=$val ;;
+		boot) SC_BOOT=$val ;;
+		config) SC_CONFIG=$val ;;
+		cmdline) SC_CMDLINE="${SC_CMDLINE:+$SC_CMDLINE }$val" ;;
+		timeout) SC_TIMEOUT=$val ;;
+		check)
+			if [ -z "$val" ]; then
+				sc_err "empty check"
+			elif [ ! -f "$TOP/tests/guest/${val%% *}.c" ]; then
+				sc_err "check '${val%% *}' has no program tests/guest/${val%% *}.c"
+			fi
+			SC_CHECKS="$SC_CHECKS$val
+"
+			;;
+		*) sc_err "unknown field '$key' (known: description board memory boot config cmdline timeout check)" ;;
+		esac
+	done < "$SC_FILE"
+	sc_line=
+
+	for f in desc board memory boot config; do
+		eval "v=\$SC_$(echo $f | tr a-z A-Z)"
+		[ -n "$v" ] || sc_err "missing field '$(echo $f | sed s/^desc$/description/)'"
+	done
+	[ -z "$SC_BOARD" ] || [ -f "$TOP/dts/$SC_BOARD.dts" ] ||
+		sc_err "board '$SC_BOARD': no dts/$SC_BOARD.dts"
+	[ -z "$SC_CONFIG" ] || [ -f "$TOP/configs/$SC_CONFIG.config" ] ||
+		sc_err "config '$SC_CONFIG': no configs/$SC_CONFIG.config"
+	case $SC_BOOT in ''|direct|uefi) ;; *) sc_err "boot '$SC_BOOT': want direct or uefi" ;; esac
+	case $SC_MEMORY in
+	'') ;;
+	*[!0-9MG]*|[MG]*|*[MG]?*) sc_err "memory '$SC_MEMORY': want a size like 2G or 1536M" ;;
+	esac
+	case $SC_TIMEOUT in *[!0-9]*|'') sc_err "timeout '$SC_TIMEOUT': want seconds" ;; esac
+	[ -n "$SC_CHECKS" ] || sc_err "no check: a scenario must check something"
+	return $sc_bad
+}

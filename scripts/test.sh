@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make test: install what is missing, build every kernel flavour the
+# scenarios use, run the host-side checks, boot every scenario, and print
+# the total as "N passed, N failed" on the last line.
+#
+# SCENARIOS="a b" limits the boots to those scenarios.
+set -eu
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+cd "$TOP"
+. scripts/scenario.sh
+
+make -s deps prepare
+
+# Read every scenario before building anything: a broken scenario file
+# stops the run with its name and problem.
+files=
+if [ -n "${SCENARIOS:-}" ]; then
+	for s in $SCENARIOS; do files="$files tests/scenarios/$s.scn"; done
+else
+	files=$(ls tests/scenarios/*.scn)
+fi
+configs= bad=0
+for f in $files; do
+	if load_scenario "$f"; then
+		case " $configs " in *" $SC_CONFIG "*) ;; *) configs="$configs $SC_CONFIG" ;; esac
+	else
+		bad=1
+	fi
+done
+[ $bad = 0 ] || { echo "test: error: fix the scenario files above" >&2; exit 1; }
+
+for c in $configs; do
+	make -s kernel-"$c"
+done
+make -s dtbs guest
+
+RESULTS=$TOP/build/results
+export RESULTS
+: > "$RESULTS"
+
+echo "== host-side checks"
+sh tests/host/run.sh || true
+
+for f in $files; do
+	sh scripts/run-scenario.sh --no-build "$f" || true
+done
+
+echo
+echo "== summary"
+awk '{ printf "%-40s %3d passed, %d failed%s\n", $4, $1, $2, $3 ? ", " $3 " skipped" : "" }' "$RESULTS"
+awk '{ p += $1; f += $2; s += $3 }
+     END { printf "%d passed, %d failed%s\n", p, f, s ? ", " s " skipped" : "" ; exit f > 0 }' "$RESULTS"

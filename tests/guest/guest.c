@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared code of the in-guest check programs; see guest.h.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "guest.h"
+
+/* ---- KTAP ------------------------------------------------------------ */
+
+static const char *t_name = "check";
+static char *t_buf;
+static size_t t_len, t_cap;
+static int t_count, t_failed;
+
+static void t_append(const char *fmt, va_list ap)
+{
+	char line[1024];
+	size_t n;
+
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	if (n >= sizeof(line))
+		n = sizeof(line) - 1;
+	if (t_len + n + 8 > t_cap) {
+		t_cap = (t_cap + n + 8) * 2;
+		t_buf = realloc(t_buf, t_cap);
+		if (!t_buf) {
+			perror("realloc");
+			exit(1);
+		}
+	}
+	memcpy(t_buf + t_len, "    ", 4);
+	memcpy(t_buf + t_len + 4, line, n);
+	t_len += 4 + n;
+	t_buf[t_len++] = '\n';
+}
+
+static void t_appendf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	t_append(fmt, ap);
+	va_end(ap);
+}
+
+void t_init(const char *name)
+{
+	t_name = name;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+void t_result(int ok, const char *fmt, ...)
+{
+	char desc[900];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(desc, sizeof(desc), fmt, ap);
+	va_end(ap);
+	t_count++;
+	if (!ok)
+		t_failed++;
+	t_appendf("%s %d %s", ok ? "ok" : "not ok", t_count, desc);
+}
+
+void t_skip(const char *why, const char *fmt, ...)
+{
+	char desc[900];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(desc, sizeof(desc), fmt, ap);
+	va_end(ap);
+	t_count++;
+	t_appendf("ok %d %s # SKIP %s", t_count, desc, why);
+}
+
+void t_diag(const char *fmt, ...)
+{
+	char line[1000];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	t_appendf("# %s", line);
+}
+
+void t_report(const char *fmt, ...)
+{
+	char line[1000];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	t_appendf("# report: %s: %s", t_name, line);
+}
+
+void t_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("    # %s: ", t_name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+int t_finish(void)
+{
+	printf("    KTAP version 1\n    # Subtest: %s\n    1..%d\n",
+	       t_name, t_count);
+	if (t_len)
+		fwrite(t_buf, 1, t_len, stdout);
+	fflush(stdout);
+	return t_failed ? 1 : 0;
+}
+
+void t_bail(const char *fmt, ...)
+{
+	char desc[900];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(desc, sizeof(desc), fmt, ap);
+	va_end(ap);
+	t_result(0, "%s", desc);
+	exit(t_finish());
+}
+
+/* ---- metrics ----------------------------------------------------------- */
+
+static struct {
+	char name[64];
+	double value;
+} metrics[MAX_METRICS];
+static int n_metrics;
+
+void metric_set(const char *name, double value)
+{
+	int i;
+
+	for (i = 0; i < n_metrics; i++)
+		if (!strcmp(metrics[i].name, name))
+			break;
+	if (i == n_metrics) {
+		if (n_metrics == MAX_METRICS)
+			t_bail("too many metrics (max %d)", MAX_METRICS);
+		snprintf(metrics[i].name, sizeof(metrics[i].name), "%s", name);
+		n_metrics++;
+	}
+	metrics[i].value = value;
+}
+
+int metric_get(const char *name, double *value)
+{
+	int i;
+
+	for (i = 0; i < n_metrics; i++) {
+		if (!strcmp(metrics[i].name, name)) {
+			*value = metrics[i].value;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static const char *fmt_num(double v, char *buf, size_t len)
+{
+	if (v == (double)(int64_t)v) {
+		if (v >= 65536)
+			snprintf(buf, len, "%lld (0x%llx)", (long long)v,
+				 (unsigned long long)v);
+		else
+			snprintf(buf, len, "%lld", (long long)v);
+	} else {
+		snprintf(buf, len, "%.2f", v);
+	}
+	return buf;
+}
+
+void check_expectations(int argc, char **argv)
+{
+	char buf[64];
+	int i;
+
+	for (i = 0; i < n_metrics; i++)
+		t_diag("%s=%s", metrics[i].name,
+		       fmt_num(metrics[i].value, buf, sizeof(buf)));
+
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i], *op, *val;
+		char name[64], opstr[3] = "", *end;
+		double have, want;
+		int ok;
+
+		if (!strncmp(arg, "--", 2))
+			continue;
+		op = arg + strcspn(arg, "<>=!");
+		if (!*op || op == arg || op - arg >= (int)sizeof(name)) {
+			t_result(0, "%s # malformed expectation, want NAME OP VALUE", arg);
+			continue;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(op - arg), arg);
+		opstr[0] = op[0];
+		if (op[1] == '=' && op[0] != '=')
+			opstr[1] = '=';
+		val = op + strlen(opstr);
+		if (!strcmp(opstr, "!")) {
+			t_result(0, "%s # malformed operator, want = != < <= > >=", arg);
+			continue;
+		}
+		errno = 0;
+		want = strtod(val, &end);
+		if (!*val || *end || errno) {
+			int64_t sz = parse_size(val);
+
+			if (sz < 0) {
+				t_result(0, "%s # bad value '%s'", arg, val);
+				continue;
+			}
+			want = (double)sz;
+		}
+		if (metric_get(name, &have)) {
+			t_result(0, "%s # unknown metric '%s'", arg, name);
+			continue;
+		}
+		if (!strcmp(opstr, "="))
+			ok = have == want;
+		else if (!strcmp(opstr, "!="))
+			ok = have != want;
+		else if (!strcmp(opstr, "<"))
+			ok = have < want;
+		else if (!strcmp(opstr, "<="))
+			ok = have <= want;
+		else if (!strcmp(opstr, ">"))
+			ok = have > want;
+		else
+			ok = have >= want;
+		t_result(ok, "%s (got %s)", arg, fmt_num(have, buf, sizeof(buf)));
+	}
+}
+
+const char *opt_get(int argc, char **argv, const char *name)
+{
+	size_t n = strlen(name);
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strncmp(argv[i], "--", 2) &&
+		    !strncmp(argv[i] + 2, name, n) && argv[i][2 + n] == '=')
+			return argv[i] + 3 + n;
+	return NULL;
+}
+
+int64_t parse_size(const char *s)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case 'G': case 'g': v <<= 10; /* fall through */
+	case 'M': case 'm': v <<= 10; /* fall through */
+	case 'K': case 'k': v <<= 10; end++; break;
+	case '\0': break;
+	default: return -1;
+	}
+	return *end ? -1 : (int64_t)v;
+}
+
+/* ---- system readers ---------------------------------------------------- */
+
+static int read_file(const char *path, void *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len);
+	close(fd);
+	return n;
+}
+
+static uint64_t be_cells(const unsigned char *p, int cells)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < cells * 4; i++)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static int cmp_ctrl(const void *a, const void *b)
+{
+	const struct ctrl *x = a, *y = b;
+
+	return x->base < y->base ? -1 : x->base > y->base;
+}
+
+int read_controllers(struct ctrl *c, int max)
+{
+	const char *dir = "/proc/device-tree/dram-controllers";
+	unsigned char cells[4], reg[16];
+	int n = 0, ac, sc;
+	char path[512];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/#address-cells", dir);
+	if (read_file(path, cells, 4) != 4)
+		return -1;
+	ac = be_cells(cells, 1);
+	snprintf(path, sizeof(path), "%s/#size-cells", dir);
+	if (read_file(path, cells, 4) != 4)
+		return -1;
+	sc = be_cells(cells, 1);
+	if (ac < 1 || ac > 2 || sc < 1 || sc > 2)
+		return -1;
+
+	d = opendir(dir);
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) && n < max) {
+		if (strncmp(de->d_name, "dram-controller@", 16))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/reg", dir, de->d_name);
+		if (read_file(path, reg, sizeof(reg)) != (ac + sc) * 4)
+			continue;
+		c[n].base = be_cells(reg, ac);
+		c[n].size = be_cells(reg + ac * 4, sc);
+		snprintf(path, sizeof(path), "%s/%s/label", dir, de->d_name);
+		memset(c[n].label, 0, sizeof(c[n].label));
+		if (read_file(path, c[n].label, sizeof(c[n].label) - 1) <= 0)
+			snprintf(c[n].label, sizeof(c[n].label), "%s", de->d_name);
+		n++;
+	}
+	closedir(d);
+	qsort(c, n, sizeof(*c), cmp_ctrl);
+	return n;
+}
+
+int ctrl_of(const struct ctrl *c, int n, uint64_t pa)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (pa >= c[i].base && pa - c[i].base < c[i].size)
+			return i;
+	return -1;
+}
+
+int read_zones(struct zone_info *z, int max)
+{
+	FILE *f = fopen("/proc/zoneinfo", "r");
+	char line[256], name[16];
+	unsigned long long v;
+	int n = -1, node;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d, zone %15s", &node, name) == 2) {
+			if (node != 0 || n + 1 >= max) {
+				n = n < 0 ? -1 : n;
+				if (node != 0)
+					break;
+				continue;
+			}
+			n++;
+			memset(&z[n], 0, sizeof(z[n]));
+			snprintf(z[n].name, sizeof(z[n].name), "%s", name);
+			continue;
+		}
+		if (n < 0)
+			continue;
+		if (sscanf(line, " spanned %llu", &v) == 1)
+			z[n].spanned = v;
+		else if (sscanf(line, " present %llu", &v) == 1)
+			z[n].present = v;
+		else if (sscanf(line, " managed %llu", &v) == 1)
+			z[n].managed = v;
+		else if (sscanf(line, " start_pfn: %llu", &v) == 1)
+			z[n].start_pfn = v;
+		else if (sscanf(line, " pages free %llu", &v) == 1)
+			z[n].free = v;
+	}
+	fclose(f);
+	return n + 1;
+}
+
+int64_t meminfo_kb(const char *field)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	size_t n = strlen(field);
+	char line[256];
+	long long v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, n) && line[n] == ':') {
+			v = strtoll(line + n + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+uint64_t virt_to_pfn(const void *addr)
+{
+	static int fd = -1;
+	uint64_t ent;
+	off_t off;
+
+	if (fd < 0) {
+		fd = open("/proc/self/pagemap", O_RDONLY);
+		if (fd < 0)
+			return 0;
+	}
+	off = (uintptr_t)addr / page_size() * sizeof(ent);
+	if (pread(fd, &ent, sizeof(ent), off) != sizeof(ent))
+		return 0;
+	if (!(ent >> 63))
+		return 0;
+	return ent & ((1ULL << 55) - 1);
+}
+
+long page_size(void)
+{
+	static long ps;
+
+	if (!ps)
+		ps = sysconf(_SC_PAGESIZE);
+	return ps;
+}

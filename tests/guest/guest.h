@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small library shared by the in-guest check programs: KTAP output, metrics
+ * checked against expectations given on the command line, and readers for
+ * what every check needs (/proc/zoneinfo, /proc/meminfo, pagemap, and the
+ * DRAM controller ranges from the device tree).
+ */
+#ifndef DMB_GUEST_H
+#define DMB_GUEST_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define MAX_CTRL	8
+#define MAX_METRICS	256
+
+/* ---- KTAP ------------------------------------------------------------ */
+
+/*
+ * A check program is one KTAP subtest.  Results are buffered and printed by
+ * t_finish(), which also returns the exit status for main(): 0 if every
+ * result passed (or was skipped), 1 otherwise.
+ */
+void t_init(const char *name);
+void t_result(int ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void t_skip(const char *why, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A diagnostic line ("# ...") kept in order with the results. */
+void t_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A diagnostic the host runner also shows in its summary ("# report: ..."). */
+void t_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Printed at once, for progress in long checks. */
+void t_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int t_finish(void);
+/* Stop now: one failed result naming the reason, then t_finish(). */
+void t_bail(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+/* ---- metrics and expectations ---------------------------------------- */
+
+/* Record a named number (pages, bytes, percent...). */
+void metric_set(const char *name, double value);
+int metric_get(const char *name, double *value);
+
+/*
+ * Check every argument of the form NAME OP VALUE (OP one of = != < <= > >=)
+ * against the recorded metrics, one KTAP result each; an unknown metric or
+ * a malformed argument is a failed result that says so.  Arguments starting
+ * with "--" are options of the program and are skipped here.  Every metric
+ * is printed as a diagnostic first, so logs carry the measured numbers.
+ */
+void check_expectations(int argc, char **argv);
+
+/* "--name=value" option lookup; NULL when absent. */
+const char *opt_get(int argc, char **argv, const char *name);
+/* Parse 123, 0x1f, 4K, 256M, 2G; returns -1 on malformed input. */
+int64_t parse_size(const char *s);
+
+/* ---- system readers --------------------------------------------------- */
+
+struct ctrl {
+	char label[32];
+	uint64_t base;
+	uint64_t size;
+};
+
+/* DRAM controllers from /proc/device-tree/dram-controllers; count or -1. */
+int read_controllers(struct ctrl *c, int max);
+/* Index of the controller holding physical address pa, or -1. */
+int ctrl_of(const struct ctrl *c, int n, uint64_t pa);
+
+struct zone_info {
+	char name[16];
+	uint64_t start_pfn;
+	uint64_t spanned;
+	uint64_t present;
+	uint64_t managed;
+	uint64_t free;
+};
+
+/* Zones of node 0 from /proc/zoneinfo; count or -1. */
+int read_zones(struct zone_info *z, int max);
+
+/* A /proc/meminfo field in kB, or -1 if absent. */
+int64_t meminfo_kb(const char *field);
+
+/* PFN backing a virtual address of this process, 0 if not present. */
+uint64_t virt_to_pfn(const void *addr);
+
+long page_size(void);
+
+#endif
