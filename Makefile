@@ -81,7 +81,6 @@ scenario:
 
 boot:
 	@test -n "$(S)" || { echo "usage: make boot S=<name>" >&2; exit 2; }
-	@make -s deps dtbs guest
 	@sh scripts/run-scenario.sh --interactive $(S)
 
 clean:

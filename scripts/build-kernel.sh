@@ -20,6 +20,8 @@ die() { echo "build-kernel: error: $*" >&2; exit 1; }
 [ -d "$KSRC" ] || die "no kernel tree in build/linux: run scripts/prepare-kernel.sh"
 
 mkdir -p "$OBJ" "$TOP/build/logs"
+# A -s from the calling make would silence the log we keep for errors.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 export ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 export CCACHE_DIR=${CCACHE_DIR:-$TOP/build/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
@@ -27,7 +29,6 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 # contents, not timestamps, and ignore the build path in debug info.
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 export CCACHE_BASEDIR=$TOP/build
-MAKEFLAGS_K="-C $KSRC O=$OBJ CC=ccache\ ${CROSS_COMPILE}gcc -j$(nproc)"
 
 want=$(cat "$TOP/configs/base.config" "$frag" "$TOP/build/.series-stamp" 2>/dev/null | sha256sum | cut -d' ' -f1)
 if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.frag-stamp" 2>/dev/null)" != "$want" ]; then
