@@ -59,7 +59,8 @@ fi
 
 cd "$KSRC"
 git am --abort >/dev/null 2>&1 || true
-git reset -q --hard pristine
+# A branch of its own, so that work on other branches survives.
+git checkout -q -f -B series pristine
 git clean -qfdx -e '/.git'
 rm -f "$STAMP"
 if [ -f "$SERIES" ]; then

@@ -58,6 +58,17 @@ if [ -f "$TOP/build/initramfs/modules-$SC_CONFIG.cpio" ]; then
 	cat "$TOP/build/initramfs/modules-$SC_CONFIG.cpio" >> "$RUN/initrd.cpio"
 fi
 
+# @DTB@ in the command line is where QEMU puts the device tree on a direct
+# boot: after the initrd, which starts 128 MiB into RAM, 2 MiB aligned
+# (hw/arm/boot.c).  It lets a scenario aim at the DTB's reservation.
+case $SC_CMDLINE in
+*@DTB@*)
+	isz=$(stat -c %s "$RUN/initrd.cpio")
+	dtb=$(printf '0x%x' $(( 0x48000000 + ((isz + 0x1fffff) & ~0x1fffff) )))
+	SC_CMDLINE=$(printf '%s' "$SC_CMDLINE" | sed "s/@DTB@/$dtb/g")
+	;;
+esac
+
 set -- -M virt,gic-version=2,acpi=off -cpu cortex-a57 -smp 2 -m "$SC_MEMORY" \
 	-nodefaults -display none -no-reboot \
 	-dtb "$DTB" -kernel "$IMAGE" -initrd "$RUN/initrd.cpio" \

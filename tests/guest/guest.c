@@ -407,6 +407,34 @@ int read_zones(struct zone_info *z, int max)
 	return n + 1;
 }
 
+int read_dmbs(struct dmb_range *d, int max)
+{
+	FILE *f = fopen("/sys/kernel/debug/memblock/memory", "r");
+	unsigned long long s, e;
+	char line[256];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "MOVABLE"))
+			continue;
+		if (sscanf(line, " %*d: %llx..%llx", &s, &e) != 2)
+			continue;
+		if (n && d[n - 1].base + d[n - 1].size == s) {
+			d[n - 1].size += e + 1 - s;
+			continue;
+		}
+		if (n == max)
+			break;
+		d[n].base = s;
+		d[n].size = e + 1 - s;
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
 int64_t meminfo_kb(const char *field)
 {
 	FILE *f = fopen("/proc/meminfo", "r");

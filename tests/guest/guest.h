@@ -82,6 +82,19 @@ struct zone_info {
 /* Zones of node 0 from /proc/zoneinfo; count or -1. */
 int read_zones(struct zone_info *z, int max);
 
+#define MAX_DMBS	32
+
+struct dmb_range {
+	uint64_t base;
+	uint64_t size;
+};
+
+/*
+ * Designated Movable Blocks: memblock memory regions flagged MOVABLE, from
+ * /sys/kernel/debug/memblock/memory, merged where adjacent; count or -1.
+ */
+int read_dmbs(struct dmb_range *d, int max);
+
 /* A /proc/meminfo field in kB, or -1 if absent. */
 int64_t meminfo_kb(const char *field);
 

@@ -40,27 +40,32 @@ static void power_off(void)
 		pause();
 }
 
-/* Split a line into words; "double quotes" group words with spaces. */
+/*
+ * Split a line into words at blanks; double quotes, anywhere in a word,
+ * protect blanks and are dropped: --grep="a b" is the word --grep=a b.
+ */
 static int split(char *s, char **argv, int max)
 {
 	int n = 0;
 
 	while (*s && n < max - 1) {
+		char *out;
+		int quoted = 0;
+
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (!*s)
 			break;
-		if (*s == '"') {
-			argv[n++] = ++s;
-			while (*s && *s != '"')
-				s++;
-		} else {
-			argv[n++] = s;
-			while (*s && *s != ' ' && *s != '\t')
-				s++;
+		argv[n++] = out = s;
+		for (; *s && (quoted || (*s != ' ' && *s != '\t')); s++) {
+			if (*s == '"')
+				quoted = !quoted;
+			else
+				*out++ = *s;
 		}
 		if (*s)
-			*s++ = '\0';
+			s++;
+		*out = '\0';
 	}
 	argv[n] = NULL;
 	return n;
