@@ -7,6 +7,7 @@
 #   make scenario S=x   boot and check one scenario (tests/scenarios/x.scn)
 #   make boot S=x       boot a scenario's machine interactively
 #   make kernel-<cfg>   build the kernel flavour configs/<cfg>.config
+#   make modules-<cfg>  build the out-of-tree modules against it
 #
 # Everything generated goes to build/.
 
@@ -24,7 +25,7 @@ DTBS := $(addprefix $(B)/dtb/,$(addsuffix .dtb,$(BOARDS)))
 .DEFAULT_GOAL := help
 
 help:
-	@sed -n '3,10s/^# \{0,1\}//p' Makefile
+	@sed -n '3,11s/^# \{0,1\}//p' Makefile
 
 all: deps kernel-test dtbs guest
 
@@ -36,6 +37,9 @@ prepare: deps
 
 kernel-%: prepare
 	@sh scripts/build-kernel.sh $*
+
+modules-%: kernel-% $(B)/gen_init_cpio
+	@sh scripts/build-modules.sh $*
 
 dtbs: prepare $(DTBS)
 

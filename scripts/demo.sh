@@ -10,7 +10,7 @@ cd "$TOP"
 say() { printf '%s\n' "$*" | fold -s -w 76; }
 
 make -s deps prepare
-make -s kernel-test dtbs guest
+make -s kernel-test modules-test dtbs guest
 
 echo
 say "The board: QEMU arm64 with 2 GiB of RAM on two DRAM controllers, as a set-top-box SoC has them. A video decoder wants its buffers on one chosen controller, in one physically contiguous block."

@@ -35,7 +35,7 @@ fi
 load_scenario "$file" || exit 2
 
 if [ $build = 1 ]; then
-	make -s -C "$TOP" deps kernel-"$SC_CONFIG" dtbs guest
+	make -s -C "$TOP" deps kernel-"$SC_CONFIG" modules-"$SC_CONFIG" dtbs guest
 fi
 
 KSRC=$TOP/build/linux

@@ -32,7 +32,7 @@ done
 [ $bad = 0 ] || { echo "test: error: fix the scenario files above" >&2; exit 1; }
 
 for c in $configs; do
-	make -s kernel-"$c"
+	make -s kernel-"$c" modules-"$c"
 done
 make -s dtbs guest
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <sys/syscall.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -479,4 +480,20 @@ long page_size(void)
 	if (!ps)
 		ps = sysconf(_SC_PAGESIZE);
 	return ps;
+}
+
+int load_module(const char *name)
+{
+	char path[256];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "/lib/modules/%s.ko", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = syscall(SYS_finit_module, fd, "", 0);
+	close(fd);
+	if (ret && errno != EEXIST)
+		return -1;
+	return 0;
 }

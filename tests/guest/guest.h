@@ -103,4 +103,7 @@ uint64_t virt_to_pfn(const void *addr);
 
 long page_size(void);
 
+/* Load /lib/modules/<name>.ko unless loaded; 0 on success. */
+int load_module(const char *name);
+
 #endif
