@@ -42,6 +42,8 @@ export RESULTS
 
 echo "== host-side checks"
 sh tests/host/run.sh || true
+echo "== static checks"
+sh tests/host/static.sh || true
 
 for f in $files; do
 	sh scripts/run-scenario.sh --no-build "$f" || true
