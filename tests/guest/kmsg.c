@@ -6,7 +6,7 @@
  *
  * Metrics: warn (WARNING:), bug (BUG:), oops (Oops / Unable to handle),
  * kasan (KASAN:), lockdep (possible ... locking / inconsistent lock),
- * leak (kmemleak), bad (the sum of all those), matches (--grep lines).
+ * leak (kmemleak: suspected memory leaks), bad (the sum of all those), matches (--grep lines).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,7 @@ static const struct {
 	{ "lockdep", "possible recursive locking" },
 	{ "lockdep", "inconsistent lock state" },
 	{ "lockdep", "suspicious RCU usage" },
-	{ "leak", "kmemleak:" },
+	{ "leak", "suspected memory leak" },
 };
 
 int main(int argc, char **argv)
