@@ -3,7 +3,7 @@
 # Compile dts/<board>.dts into build/dtb/<board>.dtb the way the kernel's
 # cmd_dtc does: cpp with the kernel's dt-bindings headers, then dtc.
 #
-# usage: build-dtb.sh <board> [<board>...]
+# usage: build-dtb.sh <board|path/without/.dts> [...]
 set -eu
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,8 +12,11 @@ OUT=$TOP/build/dtb
 mkdir -p "$OUT"
 
 for board in "$@"; do
-	src=$TOP/dts/$board.dts
-	[ -f "$src" ] || { echo "build-dtb: error: no board dts/$board.dts" >&2; exit 1; }
+	case $board in
+	*/*) src=$TOP/$board.dts; board=$(basename "$board") ;;
+	*) src=$TOP/dts/$board.dts ;;
+	esac
+	[ -f "$src" ] || { echo "build-dtb: error: no board ${src#$TOP/}" >&2; exit 1; }
 	pp=$OUT/$board.dts.tmp
 	if ! cpp -nostdinc -undef -D__DTS__ -x assembler-with-cpp \
 			-I "$TOP/dts" -I "$KSRC/scripts/dtc/include-prefixes" \

@@ -39,6 +39,9 @@ if [ $build = 1 ]; then
 fi
 
 KSRC=$TOP/build/linux
+# Boards outside dts/ are test fixtures, built here.
+case $SC_BOARD in */*) sh "$TOP/scripts/build-dtb.sh" "$SC_BOARD" ;; esac
+SC_BOARD=$(basename "$SC_BOARD")
 IMAGE=$TOP/build/obj-$SC_CONFIG/arch/arm64/boot/Image
 DTB=$TOP/build/dtb/$SC_BOARD.dtb
 RUN=$TOP/build/run/$SC_NAME

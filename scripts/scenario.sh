@@ -5,7 +5,8 @@
 # "key: value" lines ('#' starts a comment):
 #
 #   description: what the scenario shows (one line)
-#   board:       dts/<board>.dts to boot
+#   board:       dts/<board>.dts to boot, or a path from the top without
+#                .dts (tests/boards/<name>) for boards that are not products
 #   memory:      QEMU -m size, e.g. 2G
 #   boot:        direct (-kernel) or uefi (edk2 loads the EFI stub)
 #   config:      kernel flavour, configs/<config>.config
@@ -72,8 +73,12 @@ load_scenario() {
 		eval "v=\$SC_$(echo $f | tr a-z A-Z)"
 		[ -n "$v" ] || sc_err "missing field '$(echo $f | sed s/^desc$/description/)'"
 	done
-	[ -z "$SC_BOARD" ] || [ -f "$TOP/dts/$SC_BOARD.dts" ] ||
-		sc_err "board '$SC_BOARD': no dts/$SC_BOARD.dts"
+	case $SC_BOARD in
+	*/*) SC_BOARD_FILE=$TOP/$SC_BOARD.dts ;;
+	*) SC_BOARD_FILE=$TOP/dts/$SC_BOARD.dts ;;
+	esac
+	[ -z "$SC_BOARD" ] || [ -f "$SC_BOARD_FILE" ] ||
+		sc_err "board '$SC_BOARD': no ${SC_BOARD_FILE#$TOP/}"
 	[ -z "$SC_CONFIG" ] || [ -f "$TOP/configs/$SC_CONFIG.config" ] ||
 		sc_err "config '$SC_CONFIG': no configs/$SC_CONFIG.config"
 	case $SC_BOOT in ''|direct|uefi) ;; *) sc_err "boot '$SC_BOOT': want direct or uefi" ;; esac

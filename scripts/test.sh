@@ -44,6 +44,8 @@ echo "== host-side checks"
 sh tests/host/run.sh || true
 echo "== static checks"
 sh tests/host/static.sh || true
+echo "== device tree bindings and boards"
+sh tests/bindings/run.sh || true
 
 for f in $files; do
 	sh scripts/run-scenario.sh --no-build "$f" || true

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dmbs: the Designated Movable Blocks of the booted kernel, as memblock
- * records them (memory regions flagged MOVABLE in
- * /sys/kernel/debug/memblock/memory), and how they fall on the DRAM
+ * dmbs: the Designated Movable Blocks of the booted kernel, from its list
+ * in /sys/kernel/debug/dmb/blocks, and how they fall on the DRAM
  * controllers.
  *
- * Metrics: count, pages, dram<N>.pages, dmb<I>.base, dmb<I>.size (in
- * address order).
+ * Metrics: count, dt (declared in the device tree), cmdline, pages,
+ * dram<N>.pages, dmb<I>.base, dmb<I>.size (in address order).
  */
 #include <string.h>
 
@@ -16,7 +15,7 @@ int main(int argc, char **argv)
 {
 	struct dmb_range d[MAX_DMBS];
 	struct ctrl c[MAX_CTRL];
-	double pages = 0, on[MAX_CTRL] = { 0 };
+	double pages = 0, dt = 0, on[MAX_CTRL] = { 0 };
 	char name[64];
 	int n, nc, i, k;
 
@@ -28,10 +27,15 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		uint64_t pa;
 
-		t_report("DMB %d: [0x%llx, 0x%llx) %llu MiB", i,
+		t_report("DMB %d: [0x%llx, 0x%llx) %4llu MiB on %s, %s, owner %s", i,
 			 (unsigned long long)d[i].base,
 			 (unsigned long long)(d[i].base + d[i].size),
-			 (unsigned long long)(d[i].size >> 20));
+			 (unsigned long long)(d[i].size >> 20),
+			 ctrl_of(c, nc, d[i].base) >= 0 ?
+			 c[ctrl_of(c, nc, d[i].base)].label : "no controller",
+			 d[i].name[0] ? d[i].name : "?",
+			 d[i].owner[0] ? d[i].owner : "?");
+		dt += d[i].from_dt;
 		snprintf(name, sizeof(name), "dmb%d.base", i);
 		metric_set(name, d[i].base);
 		snprintf(name, sizeof(name), "dmb%d.size", i);
@@ -44,6 +48,8 @@ int main(int argc, char **argv)
 		}
 	}
 	metric_set("count", n);
+	metric_set("dt", dt);
+	metric_set("cmdline", n - dt);
 	metric_set("pages", pages);
 	for (k = 0; k < nc; k++) {
 		snprintf(name, sizeof(name), "dram%d.pages", k);

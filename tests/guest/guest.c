@@ -410,11 +410,40 @@ int read_zones(struct zone_info *z, int max)
 
 int read_dmbs(struct dmb_range *d, int max)
 {
-	FILE *f = fopen("/sys/kernel/debug/memblock/memory", "r");
+	FILE *f = fopen("/sys/kernel/debug/dmb/blocks", "r");
 	unsigned long long s, e;
-	char line[256];
-	int n = 0;
+	char line[512], name[256], source[16], owner[128];
+	int n = 0, i, j;
 
+	if (f) {
+		/* "name base size source owner", one block per line */
+		while (fgets(line, sizeof(line), f) && n < max) {
+			if (line[0] == '#' ||
+			    sscanf(line, "%255s %llx %llx %15s %127s", name, &s, &e,
+				   source, owner) != 5)
+				continue;
+			memset(&d[n], 0, sizeof(d[n]));
+			d[n].base = s;
+			d[n].size = e;
+			d[n].from_dt = !strcmp(source, "dt");
+			snprintf(d[n].name, sizeof(d[n].name), "%s", name);
+			snprintf(d[n].owner, sizeof(d[n].owner), "%s", owner);
+			n++;
+		}
+		fclose(f);
+		/* address order, whatever the declaration order */
+		for (i = 1; i < n; i++)
+			for (j = i; j > 0 && d[j].base < d[j - 1].base; j--) {
+				struct dmb_range t = d[j];
+
+				d[j] = d[j - 1];
+				d[j - 1] = t;
+			}
+		return n;
+	}
+
+	/* Older kernels of the series: memblock's MOVABLE memory regions */
+	f = fopen("/sys/kernel/debug/memblock/memory", "r");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
@@ -428,6 +457,7 @@ int read_dmbs(struct dmb_range *d, int max)
 		}
 		if (n == max)
 			break;
+		memset(&d[n], 0, sizeof(d[n]));
 		d[n].base = s;
 		d[n].size = e + 1 - s;
 		n++;

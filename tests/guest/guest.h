@@ -87,11 +87,15 @@ int read_zones(struct zone_info *z, int max);
 struct dmb_range {
 	uint64_t base;
 	uint64_t size;
+	int from_dt;
+	char name[96];
+	char owner[64];
 };
 
 /*
- * Designated Movable Blocks: memblock memory regions flagged MOVABLE, from
- * /sys/kernel/debug/memblock/memory, merged where adjacent; count or -1.
+ * Designated Movable Blocks, in address order, from the kernel's list
+ * /sys/kernel/debug/dmb/blocks (or, without it, memblock's MOVABLE memory
+ * regions merged where adjacent); count or -1.
  */
 int read_dmbs(struct dmb_range *d, int max);
 
