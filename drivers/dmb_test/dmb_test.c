@@ -7,15 +7,28 @@
  * in hex, end exclusive; page frames without a memory map are left out.
  * The in-guest check "pfnzones" reads it to prove that every page of a
  * Designated Movable Block, and no other, is in ZONE_MOVABLE.
+ *
+ * /sys/kernel/debug/dmb_test/get exercises the core's driver API the way a
+ * driver would: writing "get <device tree path> <index or name>" calls
+ * dmb_get() or dmb_get_by_name() for the platform device of that node and
+ * keeps the block; "put" releases every block kept.  Reading it returns
+ * the last result: "ok <name> <base> <size>" or "error <errno>".
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
+#include <linux/dmb.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/of.h>
+#include <linux/of_platform.h>
+#include <linux/platform_device.h>
 #include <linux/seq_file.h>
+#include <linux/uaccess.h>
 
 static struct dentry *dmb_test_dir;
 
@@ -53,10 +66,113 @@ static int zones_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(zones);
 
+#define DMB_TEST_HELD	8
+
+static DEFINE_MUTEX(get_lock);
+static struct dmb *held[DMB_TEST_HELD];
+static char get_result[160] = "none\n";
+
+static void put_all(void)
+{
+	int i;
+
+	for (i = 0; i < DMB_TEST_HELD; i++) {
+		dmb_put(held[i]);
+		held[i] = NULL;
+	}
+}
+
+/* "get <path> <index|name>": take a device's block as its driver would */
+static int do_get(const char *path, const char *which)
+{
+	struct platform_device *pdev;
+	struct device_node *np;
+	unsigned int index;
+	struct dmb *dmb;
+	int i;
+
+	np = of_find_node_by_path(path);
+	if (!np)
+		return -ENOENT;
+	pdev = of_find_device_by_node(np);
+	of_node_put(np);
+	if (!pdev)
+		return -ENODEV;
+	if (!kstrtouint(which, 0, &index))
+		dmb = dmb_get(&pdev->dev, index);
+	else
+		dmb = dmb_get_by_name(&pdev->dev, which);
+	put_device(&pdev->dev);
+	if (IS_ERR(dmb))
+		return PTR_ERR(dmb);
+
+	for (i = 0; i < DMB_TEST_HELD && held[i]; i++)
+		;
+	if (i == DMB_TEST_HELD) {
+		dmb_put(dmb);
+		return -ENOSPC;
+	}
+	held[i] = dmb;
+	snprintf(get_result, sizeof(get_result), "ok %s %pa %pa\n",
+		 dmb_name(dmb), &(phys_addr_t){ dmb_base(dmb) },
+		 &(phys_addr_t){ dmb_size(dmb) });
+	return 0;
+}
+
+static ssize_t get_write(struct file *file, const char __user *ubuf,
+			 size_t len, loff_t *ppos)
+{
+	char buf[200], cmd[8], path[128], which[32];
+	int n, ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	n = sscanf(buf, "%7s %127s %31s", cmd, path, which);
+
+	mutex_lock(&get_lock);
+	if (n == 1 && !strcmp(cmd, "put")) {
+		put_all();
+		snprintf(get_result, sizeof(get_result), "ok put\n");
+		ret = len;
+	} else if (n == 3 && !strcmp(cmd, "get")) {
+		ret = do_get(path, which);
+		if (ret)
+			snprintf(get_result, sizeof(get_result), "error %d\n", ret);
+		ret = len;
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&get_lock);
+	return ret;
+}
+
+static ssize_t get_read(struct file *file, char __user *ubuf, size_t len,
+			loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&get_lock);
+	ret = simple_read_from_buffer(ubuf, len, ppos, get_result,
+				      strlen(get_result));
+	mutex_unlock(&get_lock);
+	return ret;
+}
+
+static const struct file_operations get_fops = {
+	.owner = THIS_MODULE,
+	.read = get_read,
+	.write = get_write,
+	.llseek = default_llseek,
+};
+
 static int __init dmb_test_init(void)
 {
 	dmb_test_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("zones", 0400, dmb_test_dir, NULL, &zones_fops);
+	debugfs_create_file("get", 0600, dmb_test_dir, NULL, &get_fops);
 	return 0;
 }
 module_init(dmb_test_init);
@@ -64,6 +180,9 @@ module_init(dmb_test_init);
 static void __exit dmb_test_exit(void)
 {
 	debugfs_remove(dmb_test_dir);
+	mutex_lock(&get_lock);
+	put_all();
+	mutex_unlock(&get_lock);
 }
 module_exit(dmb_test_exit);
 
