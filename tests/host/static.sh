@@ -8,6 +8,9 @@
 #  - W=1 and sparse (C=2) on mm/dmb.o and on the modules: no warnings.
 # Needs build/linux prepared and build/obj-test built.
 set -u
+# The kernel's python helpers (spdxcheck.py) need Debian's python3-ply:
+# use the system python3 even where another python3 comes first in PATH.
+export PATH=/usr/bin:/bin:$PATH
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 KSRC=$TOP/build/linux
