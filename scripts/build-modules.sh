@@ -33,7 +33,7 @@ done < "$EXT/.sources"
 
 if ! make -C "$TOP/build/linux" O="$OBJ" M="$EXT" CC="ccache ${CROSS_COMPILE}gcc" \
 		-j"$(nproc)" "$@" modules > "$LOG" 2>&1; then
-	grep -E 'error|Error' "$LOG" | head -20 >&2
+	grep -E 'error|Error|\*\*\*' "$LOG" | head -20 >&2
 	echo "build-modules: error: module build ($flavour) failed (full log: $LOG)" >&2
 	exit 1
 fi

@@ -1,0 +1,717 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dmb_alloc - physically contiguous buffers from Designated Movable Blocks
+ *
+ * A Designated Movable Block (DMB) is memory the page allocator lends to
+ * movable data, such as user pages, and that the device it was declared for
+ * takes back when it needs it.  This module is the driver side: a driver
+ * takes a handle on its device's block (memory-region in the device tree),
+ * claims runs of it with dmb_alloc(), which migrates whatever lives there
+ * with alloc_contig_range(), and returns them with dmb_release().
+ *
+ * Each block in use has an area: a bitmap of claimed pages under a short
+ * spinlock, and a mutex around alloc_contig_range(), which must not run on
+ * overlapping pageblocks concurrently.  Claims on different blocks do not
+ * wait for each other.
+ *
+ * Pages still claimed when the last handle goes are not freed: the device
+ * may still be writing to them or userspace may have them mapped.  They
+ * stay claimed (debugfs shows them) and the module cannot be unloaded
+ * while any page is claimed.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/dmb.h>
+#include <linux/dmb_alloc.h>
+#include <linux/gfp.h>
+#include <linux/kobject.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/sysfs.h>
+
+#include "dmb_alloc_book.h"
+
+#define CREATE_TRACE_POINTS
+#include "dmb_alloc_trace.h"
+
+/* Passes over the block when pages are busy, then -EBUSY */
+#define DMB_ALLOC_PASSES	3
+/* Pause between passes, for transient pins and writeback to end */
+#define DMB_ALLOC_PASS_MS	20
+
+/**
+ * struct dmb_area - a block in use through this module
+ * @node: in dmb_area_list
+ * @dmb: the core's block
+ * @dev: the device holding it
+ * @name: short name (the block's device tree node or movablecore= item)
+ * @base_pfn: first page frame of the block
+ * @book: claimed pages, under @lock
+ * @lock: protects @book
+ * @mutex: serialises alloc_contig_range() on this block
+ * @handles: handles given out and not put, under dmb_area_lock
+ * @kobj: /sys/kernel/dmb_alloc/<name>, owns the area's memory
+ * @debugfs: /sys/kernel/debug/dmb_alloc/<name>
+ * @test_claims: runs claimed through debugfs, under @mutex
+ * @claims_ok: successful dmb_alloc() calls
+ * @claims_failed: failed dmb_alloc() calls
+ * @pages_claimed: pages handed out
+ * @pages_released: pages given back
+ * @busy_retries: runs alloc_contig_range() found busy
+ */
+struct dmb_area {
+	struct list_head node;
+	struct dmb *dmb;
+	struct device *dev;
+	char name[64];
+	unsigned long base_pfn;
+	struct dmb_book book;
+	spinlock_t lock;
+	struct mutex mutex;
+	unsigned int handles;
+	struct kobject kobj;
+	struct dentry *debugfs;
+	struct list_head test_claims;
+	atomic_long_t claims_ok;
+	atomic_long_t claims_failed;
+	atomic_long_t pages_claimed;
+	atomic_long_t pages_released;
+	atomic_long_t busy_retries;
+};
+
+/**
+ * struct dmb_handle - what a driver holds
+ * @area: the block's area
+ */
+struct dmb_handle {
+	struct dmb_area *area;
+};
+
+/* A run claimed through the debugfs "alloc" file */
+struct dmb_test_claim {
+	struct list_head node;
+	struct page *pages;
+	size_t size;
+};
+
+static LIST_HEAD(dmb_area_list);
+static DEFINE_MUTEX(dmb_area_lock);
+static struct kobject *dmb_alloc_kobj;
+static struct dentry *dmb_alloc_debugfs;
+
+/* ---- sysfs counters ---------------------------------------------------- */
+
+#define DMB_COUNTER_ATTR(_name)						\
+static ssize_t _name##_show(struct kobject *kobj,			\
+			    struct kobj_attribute *attr, char *buf)	\
+{									\
+	struct dmb_area *area = container_of(kobj, struct dmb_area, kobj); \
+									\
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&area->_name)); \
+}									\
+static struct kobj_attribute _name##_attr = __ATTR_RO(_name)
+
+DMB_COUNTER_ATTR(claims_ok);
+DMB_COUNTER_ATTR(claims_failed);
+DMB_COUNTER_ATTR(pages_claimed);
+DMB_COUNTER_ATTR(pages_released);
+DMB_COUNTER_ATTR(busy_retries);
+
+static struct attribute *dmb_area_attrs[] = {
+	&claims_ok_attr.attr,
+	&claims_failed_attr.attr,
+	&pages_claimed_attr.attr,
+	&pages_released_attr.attr,
+	&busy_retries_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(dmb_area);
+
+static void dmb_area_release(struct kobject *kobj)
+{
+	struct dmb_area *area = container_of(kobj, struct dmb_area, kobj);
+
+	bitmap_free(area->book.bitmap);
+	kfree(area);
+}
+
+static const struct kobj_type dmb_area_ktype = {
+	.release = dmb_area_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = dmb_area_groups,
+};
+
+/* ---- claiming ------------------------------------------------------------ */
+
+/* Pages claimed went from none to some, or back: pin the module meanwhile */
+static void dmb_area_claimed(struct dmb_area *area, unsigned long before,
+			     unsigned long after)
+{
+	if (!before && after)
+		__module_get(THIS_MODULE);
+	else if (before && !after)
+		module_put(THIS_MODULE);
+}
+
+/**
+ * dmb_alloc - claim a physically contiguous run of a device's block
+ * @handle: from dmb_handle_get()
+ * @size: bytes, rounded up to pages
+ * @align: alignment of the run's physical address, a power of two; 0 for
+ *	a page
+ * @gfp: GFP_KERNEL, optionally with __GFP_NOWARN, for the migration
+ *
+ * Finds a free run of the block and migrates whatever user or page cache
+ * data lives there to memory outside it.  If pages are busy (transiently
+ * pinned, under writeback) the next position is tried, and the block is
+ * walked a few times with a short pause before giving up.  A fatal signal
+ * aborts the claim.  On any failure nothing stays claimed and no data is
+ * lost.  The contents of the run are not zeroed.
+ *
+ * Context: process context, may sleep.
+ * Return: the first page of the run; ERR_PTR(-EINVAL) for bad arguments,
+ * ERR_PTR(-ENOSPC) if the block has no free run of that size and
+ * alignment, ERR_PTR(-EBUSY) if every candidate stayed busy,
+ * ERR_PTR(-ENOMEM) if the data could not be moved out (not enough free
+ * memory elsewhere), ERR_PTR(-EINTR) on a fatal signal.
+ */
+struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
+		       gfp_t gfp)
+{
+	struct dmb_area *area;
+	unsigned long nr, mask, offset, bitno, start = 0, before;
+	struct dmb_claim *claim;
+	unsigned int pass = 0;
+	bool busy = false;
+	const char *why;
+	u64 t0 = ktime_get_ns();
+	int ret;
+
+	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
+		return ERR_PTR(-EINVAL);
+	area = handle->area;
+	if (dmb_book_check_alloc(&area->book, size, align, &nr, &mask, &why)) {
+		dev_warn_ratelimited(area->dev, "dmb_alloc: %s: %zu bytes aligned to %zu: %s\n",
+				     area->name, size, align, why);
+		atomic_long_inc(&area->claims_failed);
+		return ERR_PTR(-EINVAL);
+	}
+	claim = kmalloc(sizeof(*claim), GFP_KERNEL);
+	if (!claim)
+		return ERR_PTR(-ENOMEM);
+	offset = area->base_pfn & mask;
+	trace_dmb_alloc_start(area->name, nr, mask + 1);
+
+	for (;;) {
+		spin_lock(&area->lock);
+		bitno = dmb_book_reserve(&area->book, start, nr, mask, offset);
+		/*
+		 * The run's bits are set: it is ours while we migrate without
+		 * the lock, and other claims look elsewhere.
+		 */
+		spin_unlock(&area->lock);
+		if (bitno >= area->book.count) {
+			if (busy && ++pass < DMB_ALLOC_PASSES) {
+				busy = false;
+				start = 0;
+				msleep(DMB_ALLOC_PASS_MS);
+				if (fatal_signal_pending(current)) {
+					ret = -EINTR;
+					break;
+				}
+				continue;
+			}
+			ret = pass ? -EBUSY : -ENOSPC;
+			break;
+		}
+
+		mutex_lock(&area->mutex);
+		ret = alloc_contig_range(area->base_pfn + bitno,
+					 area->base_pfn + bitno + nr,
+					 MIGRATE_MOVABLE, gfp);
+		mutex_unlock(&area->mutex);
+		if (!ret)
+			break;
+
+		spin_lock(&area->lock);
+		dmb_book_unreserve(&area->book, bitno, nr);
+		spin_unlock(&area->lock);
+		if (ret != -EBUSY)
+			break;
+		busy = true;
+		atomic_long_inc(&area->busy_retries);
+		trace_dmb_alloc_busy_retry(area->name, area->base_pfn + bitno, nr);
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		start = bitno + mask + 1;
+	}
+
+	if (ret) {
+		kfree(claim);
+		atomic_long_inc(&area->claims_failed);
+		trace_dmb_alloc_finish(area->name, 0, nr, ret, ktime_get_ns() - t0);
+		if (!(gfp & __GFP_NOWARN))
+			dev_warn_ratelimited(area->dev, "dmb_alloc: %s: claim of %lu pages failed: %d\n",
+					     area->name, nr, ret);
+		return ERR_PTR(ret);
+	}
+
+	spin_lock(&area->lock);
+	before = area->book.claimed;
+	dmb_book_commit(&area->book, claim, bitno, nr);
+	spin_unlock(&area->lock);
+	dmb_area_claimed(area, before, before + nr);
+	atomic_long_inc(&area->claims_ok);
+	atomic_long_add(nr, &area->pages_claimed);
+	trace_dmb_alloc_finish(area->name, area->base_pfn + bitno, nr, 0,
+			       ktime_get_ns() - t0);
+	return pfn_to_page(area->base_pfn + bitno);
+}
+EXPORT_SYMBOL_GPL(dmb_alloc);
+
+/**
+ * dmb_release - give back a run claimed with dmb_alloc()
+ * @handle: the handle it was claimed with
+ * @pages: what dmb_alloc() returned
+ * @size: the size passed to dmb_alloc()
+ *
+ * The pages return to the page allocator, in ZONE_MOVABLE, where user
+ * pages can use them at once.  A run that is not exactly one claimed with
+ * this handle (never claimed, already released, of another block, another
+ * size, part of a run) is refused with a warning and nothing changes.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or -EINVAL for a run this handle does not own.
+ */
+int dmb_release(struct dmb_handle *handle, struct page *pages, size_t size)
+{
+	struct dmb_area *area;
+	struct dmb_claim *claim = NULL;
+	unsigned long pfn, nr, before;
+	const char *why = "size is 0";
+
+	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
+		return -EINVAL;
+	area = handle->area;
+	if (!pages) {
+		why = "no pages";
+		goto misuse;
+	}
+	pfn = page_to_pfn(pages);
+	nr = DIV_ROUND_UP(size, PAGE_SIZE);
+	if (!nr)
+		goto misuse;
+	if (!dmb_contains(area->dmb, pfn, nr)) {
+		why = "the run is not in this block";
+		goto misuse;
+	}
+
+	spin_lock(&area->lock);
+	claim = dmb_book_find(&area->book, pfn - area->base_pfn, nr, &why);
+	if (claim) {
+		before = area->book.claimed;
+		dmb_book_forget(&area->book, claim);
+	}
+	spin_unlock(&area->lock);
+	if (!claim)
+		goto misuse;
+
+	free_contig_range(pfn, nr);
+	dmb_area_claimed(area, before, before - nr);
+	atomic_long_add(nr, &area->pages_released);
+	trace_dmb_release(area->name, pfn, nr);
+	kfree(claim);
+	return 0;
+
+misuse:
+	WARN_ONCE(1, "dmb_release: %s: refused run at pfn 0x%lx, %zu bytes: %s\n",
+		  area->name, pages ? page_to_pfn(pages) : 0, size, why);
+	dev_err(area->dev, "dmb_release: %s: %zu bytes at pfn 0x%lx refused: %s\n",
+		area->name, size, pages ? page_to_pfn(pages) : 0, why);
+	return -EINVAL;
+}
+EXPORT_SYMBOL_GPL(dmb_release);
+
+/* ---- debugfs ------------------------------------------------------------- */
+
+static int dmb_info_show(struct seq_file *m, void *v)
+{
+	struct dmb_area *area = m->private;
+	phys_addr_t base = dmb_base(area->dmb), size = dmb_size(area->dmb);
+	unsigned long claimed, maxchunk;
+
+	spin_lock(&area->lock);
+	claimed = area->book.claimed;
+	maxchunk = dmb_book_maxchunk(&area->book);
+	spin_unlock(&area->lock);
+	seq_printf(m, "name: %s\nbase: %pa\nsize: %pa\npages: %lu\nclaimed: %lu\nmaxchunk: %lu\nowner: %s\n",
+		   dmb_name(area->dmb), &base, &size, area->book.count, claimed,
+		   maxchunk, area->handles ? dev_name(area->dev) : "-");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(dmb_info);
+
+/* Claimed runs, "first_page last_page" counted from the block's start */
+static int dmb_bitmap_show(struct seq_file *m, void *v)
+{
+	struct dmb_area *area = m->private;
+	unsigned long start = 0, end;
+
+	spin_lock(&area->lock);
+	for (;;) {
+		start = find_next_bit(area->book.bitmap, area->book.count, start);
+		if (start >= area->book.count)
+			break;
+		end = find_next_zero_bit(area->book.bitmap, area->book.count, start);
+		seq_printf(m, "%lu-%lu\n", start, end - 1);
+		start = end;
+	}
+	spin_unlock(&area->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(dmb_bitmap);
+
+/* "alloc": write "<bytes> [align]" to claim; read the last claim's pfn */
+static ssize_t dmb_alloc_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	struct dmb_area *area = file_inode(file)->i_private;
+	struct dmb_handle handle = { .area = area };
+	unsigned long long size, align = 0;
+	struct dmb_test_claim *tc;
+	char buf[64];
+	struct page *page;
+
+	if (len >= sizeof(buf) || copy_from_user(buf, ubuf, len))
+		return -EINVAL;
+	buf[len] = '\0';
+	if (sscanf(buf, "%llu %llu", &size, &align) < 1)
+		return -EINVAL;
+	tc = kzalloc(sizeof(*tc), GFP_KERNEL);
+	if (!tc)
+		return -ENOMEM;
+	page = dmb_alloc(&handle, size, align, GFP_KERNEL | __GFP_NOWARN);
+	if (IS_ERR(page)) {
+		kfree(tc);
+		return PTR_ERR(page);
+	}
+	tc->pages = page;
+	tc->size = size;
+	mutex_lock(&area->mutex);
+	list_add_tail(&tc->node, &area->test_claims);
+	mutex_unlock(&area->mutex);
+	return len;
+}
+
+static ssize_t dmb_alloc_read(struct file *file, char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	struct dmb_area *area = file_inode(file)->i_private;
+	struct dmb_test_claim *tc;
+	char buf[64] = "none\n";
+
+	mutex_lock(&area->mutex);
+	if (!list_empty(&area->test_claims)) {
+		tc = list_last_entry(&area->test_claims, struct dmb_test_claim, node);
+		snprintf(buf, sizeof(buf), "0x%lx %zu\n", page_to_pfn(tc->pages),
+			 tc->size);
+	}
+	mutex_unlock(&area->mutex);
+	return simple_read_from_buffer(ubuf, len, ppos, buf, strlen(buf));
+}
+
+static const struct file_operations dmb_alloc_fops = {
+	.owner = THIS_MODULE,
+	.read = dmb_alloc_read,
+	.write = dmb_alloc_write,
+	.llseek = default_llseek,
+};
+
+/*
+ * "free": write "<pfn> <bytes>" to release that run through dmb_release()
+ * (any run, to test misuse), or "all" for every run claimed via "alloc".
+ */
+static ssize_t dmb_free_write(struct file *file, const char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	struct dmb_area *area = file_inode(file)->i_private;
+	struct dmb_handle handle = { .area = area };
+	struct dmb_test_claim *tc, *tmp;
+	unsigned long long pfn, size;
+	LIST_HEAD(victims);
+	char buf[64];
+	int ret = 0;
+
+	if (len >= sizeof(buf) || copy_from_user(buf, ubuf, len))
+		return -EINVAL;
+	buf[len] = '\0';
+
+	mutex_lock(&area->mutex);
+	if (sysfs_streq(buf, "all")) {
+		list_splice_init(&area->test_claims, &victims);
+	} else if (sscanf(buf, "%llx %llu", &pfn, &size) == 2) {
+		list_for_each_entry(tc, &area->test_claims, node)
+			if (page_to_pfn(tc->pages) == pfn && tc->size == size) {
+				list_move(&tc->node, &victims);
+				break;
+			}
+		if (list_empty(&victims)) {
+			/* not one of ours: let dmb_release() judge it */
+			mutex_unlock(&area->mutex);
+			if (!pfn_valid(pfn))
+				return -EINVAL;
+			ret = dmb_release(&handle, pfn_to_page(pfn), size);
+			return ret ? ret : len;
+		}
+	} else {
+		mutex_unlock(&area->mutex);
+		return -EINVAL;
+	}
+	mutex_unlock(&area->mutex);
+
+	list_for_each_entry_safe(tc, tmp, &victims, node) {
+		ret = dmb_release(&handle, tc->pages, tc->size) ?: ret;
+		kfree(tc);
+	}
+	return ret ? ret : len;
+}
+
+static const struct file_operations dmb_free_fops = {
+	.owner = THIS_MODULE,
+	.write = dmb_free_write,
+	.llseek = default_llseek,
+};
+
+/* ---- handles ------------------------------------------------------------- */
+
+static struct dmb_area *dmb_area_create(struct dmb *dmb, struct device *dev)
+{
+	const char *full = dmb_name(dmb), *slash = strrchr(full, '/');
+	struct dmb_area *area;
+	int ret;
+
+	area = kzalloc(sizeof(*area), GFP_KERNEL);
+	if (!area)
+		return ERR_PTR(-ENOMEM);
+	area->dmb = dmb;
+	area->dev = dev;
+	strscpy(area->name, slash ? slash + 1 : full, sizeof(area->name));
+	area->base_pfn = PHYS_PFN(dmb_base(dmb));
+	area->book.count = PHYS_PFN(dmb_size(dmb));
+	INIT_LIST_HEAD(&area->book.claims);
+	INIT_LIST_HEAD(&area->test_claims);
+	spin_lock_init(&area->lock);
+	mutex_init(&area->mutex);
+	area->book.bitmap = bitmap_zalloc(area->book.count, GFP_KERNEL);
+	if (!area->book.bitmap) {
+		kfree(area);
+		return ERR_PTR(-ENOMEM);
+	}
+	ret = kobject_init_and_add(&area->kobj, &dmb_area_ktype, dmb_alloc_kobj,
+				   "%s", area->name);
+	if (ret) {
+		/* the release callback frees the bitmap and the area */
+		kobject_put(&area->kobj);
+		return ERR_PTR(ret);
+	}
+	area->debugfs = debugfs_create_dir(area->name, dmb_alloc_debugfs);
+	debugfs_create_file("info", 0444, area->debugfs, area, &dmb_info_fops);
+	debugfs_create_file("bitmap", 0444, area->debugfs, area, &dmb_bitmap_fops);
+	debugfs_create_file("alloc", 0600, area->debugfs, area, &dmb_alloc_fops);
+	debugfs_create_file("free", 0200, area->debugfs, area, &dmb_free_fops);
+	list_add_tail(&area->node, &dmb_area_list);
+	return area;
+}
+
+/* Called with dmb_area_lock held, when neither handles nor claims remain */
+static void dmb_area_destroy(struct dmb_area *area)
+{
+	list_del(&area->node);
+	debugfs_remove(area->debugfs);
+	kobject_put(&area->kobj);
+}
+
+static struct dmb_handle *dmb_handle_wrap(struct device *dev, struct dmb *dmb)
+{
+	struct dmb_handle *handle;
+	struct dmb_area *area;
+
+	if (IS_ERR(dmb))
+		return ERR_CAST(dmb);
+	handle = kzalloc(sizeof(*handle), GFP_KERNEL);
+	if (!handle) {
+		dmb_put(dmb);
+		return ERR_PTR(-ENOMEM);
+	}
+	mutex_lock(&dmb_area_lock);
+	list_for_each_entry(area, &dmb_area_list, node)
+		if (area->dmb == dmb)
+			goto found;
+	area = dmb_area_create(dmb, dev);
+	if (IS_ERR(area)) {
+		mutex_unlock(&dmb_area_lock);
+		kfree(handle);
+		dmb_put(dmb);
+		return ERR_CAST(area);
+	}
+found:
+	area->dev = dev;
+	area->handles++;
+	handle->area = area;
+	mutex_unlock(&dmb_area_lock);
+	return handle;
+}
+
+/**
+ * dmb_handle_get - take a handle on the block a device references
+ * @dev: device whose device tree node has memory-region
+ * @index: index in memory-region
+ *
+ * Only a device whose node references a Designated Movable Block gets a
+ * handle; the core refuses every other one with a message naming it.
+ *
+ * Context: process context, may sleep.
+ * Return: the handle, or an ERR_PTR() from dmb_get().
+ */
+struct dmb_handle *dmb_handle_get(struct device *dev, unsigned int index)
+{
+	return dmb_handle_wrap(dev, dmb_get(dev, index));
+}
+EXPORT_SYMBOL_GPL(dmb_handle_get);
+
+/**
+ * dmb_handle_get_by_name - take a handle on a block by memory-region-names
+ * @dev: device whose device tree node has memory-region-names
+ * @name: entry of memory-region-names
+ *
+ * Context: process context, may sleep.
+ * Return: the handle, or an ERR_PTR() from dmb_get_by_name().
+ */
+struct dmb_handle *dmb_handle_get_by_name(struct device *dev, const char *name)
+{
+	return dmb_handle_wrap(dev, dmb_get_by_name(dev, name));
+}
+EXPORT_SYMBOL_GPL(dmb_handle_get_by_name);
+
+/**
+ * dmb_handle_put - drop a handle
+ * @handle: from dmb_handle_get(); NULL or an ERR_PTR() is ignored
+ *
+ * Runs still claimed stay claimed: the device may still use them.  They
+ * are reported, and the module stays loaded while they exist.
+ *
+ * Context: process context, may sleep.
+ */
+void dmb_handle_put(struct dmb_handle *handle)
+{
+	struct dmb_area *area;
+	unsigned long claimed;
+
+	if (IS_ERR_OR_NULL(handle))
+		return;
+	area = handle->area;
+	mutex_lock(&dmb_area_lock);
+	spin_lock(&area->lock);
+	claimed = area->book.claimed;
+	spin_unlock(&area->lock);
+	if (!--area->handles) {
+		if (claimed)
+			dev_warn(area->dev, "dmb_alloc: %s: last handle dropped with %lu pages claimed; they stay claimed\n",
+				 area->name, claimed);
+		else
+			dmb_area_destroy(area);
+	}
+	mutex_unlock(&dmb_area_lock);
+	dmb_put(area->dmb);
+	kfree(handle);
+}
+EXPORT_SYMBOL_GPL(dmb_handle_put);
+
+static void devm_dmb_handle_release(void *handle)
+{
+	dmb_handle_put(handle);
+}
+
+/**
+ * devm_dmb_handle_get - dmb_handle_get() released with the device
+ * @dev: device whose device tree node has memory-region
+ * @index: index in memory-region
+ *
+ * Context: process context, may sleep.
+ * Return: the handle, or an ERR_PTR().
+ */
+struct dmb_handle *devm_dmb_handle_get(struct device *dev, unsigned int index)
+{
+	struct dmb_handle *handle = dmb_handle_get(dev, index);
+	int ret;
+
+	if (IS_ERR(handle))
+		return handle;
+	ret = devm_add_action_or_reset(dev, devm_dmb_handle_release, handle);
+	return ret ? ERR_PTR(ret) : handle;
+}
+EXPORT_SYMBOL_GPL(devm_dmb_handle_get);
+
+/**
+ * dmb_handle_base - physical base address of a handle's block
+ * @handle: the handle
+ *
+ * Return: the block's first byte.
+ */
+phys_addr_t dmb_handle_base(const struct dmb_handle *handle)
+{
+	return dmb_base(handle->area->dmb);
+}
+EXPORT_SYMBOL_GPL(dmb_handle_base);
+
+/**
+ * dmb_handle_size - size of a handle's block
+ * @handle: the handle
+ *
+ * Return: its size in bytes.
+ */
+phys_addr_t dmb_handle_size(const struct dmb_handle *handle)
+{
+	return dmb_size(handle->area->dmb);
+}
+EXPORT_SYMBOL_GPL(dmb_handle_size);
+
+/* ---- module ------------------------------------------------------------- */
+
+static int __init dmb_alloc_init(void)
+{
+	dmb_alloc_kobj = kobject_create_and_add("dmb_alloc", kernel_kobj);
+	if (!dmb_alloc_kobj)
+		return -ENOMEM;
+	dmb_alloc_debugfs = debugfs_create_dir("dmb_alloc", NULL);
+	return 0;
+}
+module_init(dmb_alloc_init);
+
+static void __exit dmb_alloc_exit(void)
+{
+	struct dmb_area *area, *tmp;
+
+	/* claims pin the module and handles pin it through their users */
+	mutex_lock(&dmb_area_lock);
+	list_for_each_entry_safe(area, tmp, &dmb_area_list, node)
+		dmb_area_destroy(area);
+	mutex_unlock(&dmb_area_lock);
+	debugfs_remove(dmb_alloc_debugfs);
+	kobject_put(dmb_alloc_kobj);
+}
+module_exit(dmb_alloc_exit);
+
+MODULE_DESCRIPTION("Contiguous buffers from Designated Movable Blocks");
+MODULE_LICENSE("GPL");

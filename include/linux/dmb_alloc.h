@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dmb_alloc: physically contiguous buffers from a device's Designated
+ * Movable Block, for drivers of devices without an IOMMU.
+ *
+ * A driver takes a handle on the DMB its device tree node references with
+ * memory-region, claims runs of it with dmb_alloc() (whatever user or page
+ * cache data lives there is migrated away first) and gives them back with
+ * dmb_release(), after which user pages can use them again.
+ */
+#ifndef _LINUX_DMB_ALLOC_H
+#define _LINUX_DMB_ALLOC_H
+
+#include <linux/gfp_types.h>
+#include <linux/types.h>
+
+struct device;
+struct page;
+struct dmb_handle;
+
+struct dmb_handle *dmb_handle_get(struct device *dev, unsigned int index);
+struct dmb_handle *dmb_handle_get_by_name(struct device *dev,
+					  const char *name);
+struct dmb_handle *devm_dmb_handle_get(struct device *dev, unsigned int index);
+void dmb_handle_put(struct dmb_handle *handle);
+
+phys_addr_t dmb_handle_base(const struct dmb_handle *handle);
+phys_addr_t dmb_handle_size(const struct dmb_handle *handle);
+
+struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
+		       gfp_t gfp);
+int dmb_release(struct dmb_handle *handle, struct page *pages, size_t size);
+
+#endif /* _LINUX_DMB_ALLOC_H */
