@@ -11,8 +11,11 @@
  * /sys/kernel/debug/dmb_test/get exercises the core's driver API the way a
  * driver would: writing "get <device tree path> <index or name>" calls
  * dmb_get() or dmb_get_by_name() for the platform device of that node and
- * keeps the block; "put" releases every block kept.  Reading it returns
- * the last result: "ok <name> <base> <size>" or "error <errno>".
+ * keeps the block; "put" releases every block kept.  "handle <path>
+ * <index>" takes a dmb_alloc handle instead, which makes the block's
+ * /sys/kernel/debug/dmb_alloc/<name> claim hooks appear; "unhandle" drops
+ * every handle kept.  Reading it returns the last result: "ok <name> <base>
+ * <size>" or "error <errno>".
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -20,6 +23,7 @@
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/dmb.h>
+#include <linux/dmb_alloc.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/module.h>
@@ -72,6 +76,54 @@ static DEFINE_MUTEX(get_lock);
 static struct dmb *held[DMB_TEST_HELD];
 static char get_result[160] = "none\n";
 
+static struct dmb_handle *handles[DMB_TEST_HELD];
+
+static void unhandle_all(void)
+{
+	int i;
+
+	for (i = 0; i < DMB_TEST_HELD; i++) {
+		dmb_handle_put(handles[i]);
+		handles[i] = NULL;
+	}
+}
+
+/* "handle <path> <index>": take a dmb_alloc handle as a driver would */
+static int do_handle(const char *path, const char *which)
+{
+	struct platform_device *pdev;
+	struct dmb_handle *h;
+	struct device_node *np;
+	unsigned int index;
+	int i;
+
+	np = of_find_node_by_path(path);
+	if (!np)
+		return -ENOENT;
+	pdev = of_find_device_by_node(np);
+	of_node_put(np);
+	if (!pdev)
+		return -ENODEV;
+	if (!kstrtouint(which, 0, &index))
+		h = dmb_handle_get(&pdev->dev, index);
+	else
+		h = dmb_handle_get_by_name(&pdev->dev, which);
+	put_device(&pdev->dev);
+	if (IS_ERR(h))
+		return PTR_ERR(h);
+	for (i = 0; i < DMB_TEST_HELD && handles[i]; i++)
+		;
+	if (i == DMB_TEST_HELD) {
+		dmb_handle_put(h);
+		return -ENOSPC;
+	}
+	handles[i] = h;
+	snprintf(get_result, sizeof(get_result), "ok handle %pa %pa\n",
+		 &(phys_addr_t){ dmb_handle_base(h) },
+		 &(phys_addr_t){ dmb_handle_size(h) });
+	return 0;
+}
+
 static void put_all(void)
 {
 	int i;
@@ -122,7 +174,7 @@ static int do_get(const char *path, const char *which)
 static ssize_t get_write(struct file *file, const char __user *ubuf,
 			 size_t len, loff_t *ppos)
 {
-	char buf[200], cmd[8], path[128], which[32];
+	char buf[200], cmd[12], path[128], which[32];
 	int n, ret;
 
 	if (len >= sizeof(buf))
@@ -130,12 +182,21 @@ static ssize_t get_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
-	n = sscanf(buf, "%7s %127s %31s", cmd, path, which);
+	n = sscanf(buf, "%11s %127s %31s", cmd, path, which);
 
 	mutex_lock(&get_lock);
 	if (n == 1 && !strcmp(cmd, "put")) {
 		put_all();
 		snprintf(get_result, sizeof(get_result), "ok put\n");
+		ret = len;
+	} else if (n == 1 && !strcmp(cmd, "unhandle")) {
+		unhandle_all();
+		snprintf(get_result, sizeof(get_result), "ok unhandle\n");
+		ret = len;
+	} else if (n == 3 && !strcmp(cmd, "handle")) {
+		ret = do_handle(path, which);
+		if (ret)
+			snprintf(get_result, sizeof(get_result), "error %d\n", ret);
 		ret = len;
 	} else if (n == 3 && !strcmp(cmd, "get")) {
 		ret = do_get(path, which);
@@ -181,6 +242,7 @@ static void __exit dmb_test_exit(void)
 {
 	debugfs_remove(dmb_test_dir);
 	mutex_lock(&get_lock);
+	unhandle_all();
 	put_all();
 	mutex_unlock(&get_lock);
 }

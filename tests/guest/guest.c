@@ -517,6 +517,10 @@ int load_module(const char *name)
 	char path[256];
 	int fd, ret;
 
+	/* the only dependency among our modules */
+	if (!strcmp(name, "dmb_test") && load_module("dmb_alloc"))
+		return -1;
+
 	snprintf(path, sizeof(path), "/lib/modules/%s.ko", name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

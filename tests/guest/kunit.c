@@ -4,7 +4,9 @@
  * boot, read back from /sys/kernel/debug/kunit/<suite>/results (KTAP) and
  * passed on as nested subtests, so the host parser counts every case.
  *
- * usage: kunit --suite=NAME [--suite=NAME...]
+ * usage: kunit [--module=NAME] --suite=NAME [--suite=NAME...]
+ * --module loads /lib/modules/NAME.ko first: a KUnit module runs its
+ * suites when it is loaded.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +15,15 @@
 
 int main(int argc, char **argv)
 {
+	const char *module = opt_get(argc, argv, "module");
 	int i, n = 0, failed = 0;
+
+	if (module && load_module(module)) {
+		printf("    KTAP version 1\n    # Subtest: kunit\n    1..1\n");
+		printf("    not ok 1 %s # cannot load /lib/modules/%s.ko\n",
+		       module, module);
+		return 1;
+	}
 
 	/* first pass: count the suites for the plan */
 	for (i = 1; i < argc; i++)

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dmbclaim: claims and releases through the dmb_alloc module, as a decoder
+ * driver makes them, driven through its debugfs hooks on the blocks of the
+ * default board's decoders (handles taken with the dmb_test module).
+ *
+ * usage: dmbclaim --test=NAME [--fill=SIZE] [expectations]
+ *   idle        claim 64M of an idle block and release it
+ *   whole       claim the whole block
+ *   fragment    64 runs of 4M, every other released: 8M does not fit
+ *               (-ENOSPC), after releasing the rest the whole block does
+ *   misuse      bad sizes and alignments, unclaimed, double, partial and
+ *               foreign releases: each -EINVAL, nothing changes
+ *   loaded      user pages (checksummed) fill the blocks; claim a whole
+ *               block; every byte still reads back, none is left inside
+ *   enomem      as loaded, but memory outside the block is nearly full:
+ *               -ENOMEM, nothing claimed, every byte intact
+ *   signal      a claim killed by SIGKILL while it migrates: nothing
+ *               claimed, every byte intact
+ *   concurrent  both decoders claim their whole block at the same time
+ * Metrics depend on the test; every one reports claimed (pages still
+ * claimed at the end, before cleanup), claimed_after_cleanup, and the
+ * block's sysfs counters (sysfs.claims_ok, sysfs.claims_failed,
+ * sysfs.pages_claimed, sysfs.pages_released, sysfs.busy_retries).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "guest.h"
+
+#define TEST_FILE "/sys/kernel/debug/dmb_test/get"
+#define DA_DIR "/sys/kernel/debug/dmb_alloc"
+
+struct blk {
+	uint64_t base, size;
+	char dir[256];
+};
+
+static int wfile(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int rfile(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Take a dmb_alloc handle on a decoder's block and find its debugfs dir. */
+static int take(const char *node, struct blk *b)
+{
+	char cmd[160], res[160], path[512], info[512];
+	unsigned long long base, size;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(cmd, sizeof(cmd), "handle %s 0", node);
+	if (wfile(TEST_FILE, cmd) || rfile(TEST_FILE, res, sizeof(res)) ||
+	    sscanf(res, "ok handle %llx %llx", &base, &size) != 2)
+		return -1;
+	b->base = base;
+	b->size = size;
+	d = opendir(DA_DIR);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		unsigned long long ib;
+		char *p;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), DA_DIR "/%s/info", de->d_name);
+		if (rfile(path, info, sizeof(info)))
+			continue;
+		p = strstr(info, "base: ");
+		if (p && sscanf(p, "base: %llx", &ib) == 1 && ib == base) {
+			snprintf(b->dir, sizeof(b->dir), DA_DIR "/%s", de->d_name);
+			closedir(d);
+			return 0;
+		}
+	}
+	closedir(d);
+	return -1;
+}
+
+static long info_val(const struct blk *b, const char *key)
+{
+	char path[300], info[512], *p;
+
+	snprintf(path, sizeof(path), "%s/info", b->dir);
+	if (rfile(path, info, sizeof(info)))
+		return -1;
+	p = strstr(info, key);
+	return p ? strtol(p + strlen(key) + 2, NULL, 10) : -1;
+}
+
+/* Claim @size bytes; 0 and the run's pfn, or -errno. */
+static int claim(const struct blk *b, uint64_t size, uint64_t align,
+		 uint64_t *pfn)
+{
+	char path[300], buf[64];
+	unsigned long long p, s;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/alloc", b->dir);
+	snprintf(buf, sizeof(buf), "%llu %llu", (unsigned long long)size,
+		 (unsigned long long)align);
+	ret = wfile(path, buf);
+	if (ret)
+		return ret;
+	if (pfn && !rfile(path, buf, sizeof(buf)) &&
+	    sscanf(buf, "%llx %llu", &p, &s) == 2)
+		*pfn = p;
+	return 0;
+}
+
+static int release(const struct blk *b, uint64_t pfn, uint64_t size)
+{
+	char path[300], buf[64];
+
+	snprintf(path, sizeof(path), "%s/free", b->dir);
+	if (!size)
+		return wfile(path, "all");
+	snprintf(buf, sizeof(buf), "%llx %llu", (unsigned long long)pfn,
+		 (unsigned long long)size);
+	return wfile(path, buf);
+}
+
+/* ---- a checksummed user workload ----------------------------------------- */
+
+struct load {
+	char *buf;
+	size_t pages;
+};
+
+static uint32_t pattern(size_t i)
+{
+	return (uint32_t)(i * 2654435761u) ^ 0xd6b1a5c3u;
+}
+
+static int fill(struct load *l, int64_t bytes)
+{
+	size_t i, j;
+
+	l->pages = bytes / page_size();
+	l->buf = mmap(NULL, l->pages * page_size(), PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (l->buf == MAP_FAILED)
+		return -1;
+	for (i = 0; i < l->pages; i++) {
+		uint32_t *w = (uint32_t *)(l->buf + i * page_size());
+
+		for (j = 0; j < (size_t)page_size() / 4; j += 64)
+			w[j] = pattern(i * 4096 + j);
+	}
+	return 0;
+}
+
+static size_t corrupt(const struct load *l)
+{
+	size_t i, j, bad = 0;
+
+	for (i = 0; i < l->pages; i++) {
+		const uint32_t *w = (const uint32_t *)(l->buf + i * page_size());
+
+		for (j = 0; j < (size_t)page_size() / 4; j += 64)
+			if (w[j] != pattern(i * 4096 + j)) {
+				bad++;
+				break;
+			}
+	}
+	return bad;
+}
+
+static size_t pages_in(const struct load *l, const struct blk *b)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->pages; i++) {
+		uint64_t pa = virt_to_pfn(l->buf + i * page_size()) * page_size();
+
+		n += pa >= b->base && pa < b->base + b->size;
+	}
+	return n;
+}
+
+static void report_load(const char *when, const struct load *l,
+			const struct blk *b)
+{
+	size_t in = pages_in(l, b);
+
+	t_report("%s: %zu of %zu user pages in the block (%.0f%% of it)", when,
+		 in, l->pages, 100.0 * in * page_size() / b->size);
+}
+
+int main(int argc, char **argv)
+{
+	const char *test = opt_get(argc, argv, "test");
+	const char *o_fill = opt_get(argc, argv, "fill");
+	struct blk b0, b1;
+	struct load l = { 0 };
+	uint64_t pfn = 0, other = 0;
+	int ret;
+
+	t_init("dmbclaim");
+	if (!test)
+		t_bail("usage: dmbclaim --test=NAME");
+	if (load_module("dmb_test"))
+		t_bail("cannot load dmb_alloc and dmb_test");
+	if (take("/video-decoder-0", &b0))
+		t_bail("cannot take a handle on /video-decoder-0's block");
+	metric_set("blocksize", b0.size);
+
+	if (!strcmp(test, "idle")) {
+		metric_set("ret", claim(&b0, 64 << 20, 0, &pfn));
+		metric_set("inside", pfn * page_size() >= b0.base &&
+			   pfn * page_size() + (64 << 20) <= b0.base + b0.size);
+		metric_set("claimed_during", info_val(&b0, "claimed"));
+		metric_set("release", release(&b0, pfn, 64 << 20));
+	} else if (!strcmp(test, "whole")) {
+		metric_set("ret", claim(&b0, b0.size, 0, &pfn));
+		metric_set("pfn", pfn);
+		metric_set("maxchunk_during", info_val(&b0, "maxchunk"));
+		metric_set("release", release(&b0, pfn, b0.size));
+	} else if (!strcmp(test, "fragment")) {
+		uint64_t runs = b0.size / (4 << 20), i, p[1024];
+		int errs = 0;
+
+		for (i = 0; i < runs && i < 1024; i++)
+			errs += !!claim(&b0, 4 << 20, 0, &p[i]);
+		for (i = 0; i < runs && i < 1024; i += 2)
+			errs += !!release(&b0, p[i], 4 << 20);
+		metric_set("errors", errs);
+		metric_set("maxchunk", info_val(&b0, "maxchunk"));
+		metric_set("ret_8m", claim(&b0, 8 << 20, 0, NULL));
+		release(&b0, 0, 0);
+		metric_set("ret_whole", claim(&b0, b0.size, 0, &pfn));
+	} else if (!strcmp(test, "misuse")) {
+		if (take("/video-decoder-1", &b1))
+			t_bail("cannot take /video-decoder-1's block");
+		metric_set("size0", claim(&b0, 0, 0, NULL));
+		metric_set("too_large", claim(&b0, b0.size + 4096, 0, NULL));
+		metric_set("bad_align", claim(&b0, 4096, 3 * 4096, NULL));
+		metric_set("unclaimed", release(&b0, b0.base / page_size(), 4096));
+		claim(&b0, 8 << 20, 0, &pfn);
+		metric_set("partial", release(&b0, pfn, 4 << 20));
+		metric_set("inside_run", release(&b0, pfn + 1, 4096));
+		metric_set("release", release(&b0, pfn, 8 << 20));
+		metric_set("double", release(&b0, pfn, 8 << 20));
+		claim(&b1, 4 << 20, 0, &other);
+		metric_set("foreign", release(&b0, other, 4 << 20));
+		metric_set("claimed_b1", info_val(&b1, "claimed"));
+		release(&b1, 0, 0);
+	} else if (!strcmp(test, "loaded") || !strcmp(test, "enomem") ||
+		   !strcmp(test, "signal")) {
+		int64_t want = o_fill ? parse_size(o_fill) : 600 << 20;
+
+		if (!strcmp(test, "enomem"))	/* leave ~96M free */
+			want = (meminfo_kb("MemAvailable") << 10) - (96 << 20);
+		if (want <= 0 || fill(&l, want))
+			t_bail("cannot fill %lld bytes", (long long)want);
+		metric_set("user_before", pages_in(&l, &b0));
+		report_load("before the claim", &l, &b0);
+		if (strcmp(test, "signal")) {
+			metric_set("ret", claim(&b0, b0.size, 0, &pfn));
+		} else {
+			pid_t pid = fork();
+			int status = 0;
+
+			if (!pid)
+				_exit(claim(&b0, b0.size, 0, NULL) ? 1 : 0);
+			usleep(30000);
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			metric_set("killed", WIFSIGNALED(status) &&
+				   WTERMSIG(status) == SIGKILL);
+		}
+		metric_set("user_after", pages_in(&l, &b0));
+		report_load("after the claim", &l, &b0);
+		metric_set("corrupt", corrupt(&l));
+	} else if (!strcmp(test, "concurrent")) {
+		pid_t p0, p1;
+		int s0 = 0, s1 = 0;
+
+		if (take("/video-decoder-1", &b1))
+			t_bail("cannot take /video-decoder-1's block");
+		p0 = fork();
+		if (!p0)
+			_exit(claim(&b0, b0.size, 0, NULL) ? 1 : 0);
+		p1 = fork();
+		if (!p1)
+			_exit(claim(&b1, b1.size, 0, NULL) ? 1 : 0);
+		waitpid(p0, &s0, 0);
+		waitpid(p1, &s1, 0);
+		metric_set("ok", (WIFEXITED(s0) && !WEXITSTATUS(s0)) +
+			   (WIFEXITED(s1) && !WEXITSTATUS(s1)));
+		metric_set("claimed_b1", info_val(&b1, "claimed"));
+		release(&b1, 0, 0);
+	} else {
+		t_bail("unknown --test=%s", test);
+	}
+
+	metric_set("claimed", info_val(&b0, "claimed"));
+	{
+		static const char *const ctr[] = { "claims_ok", "claims_failed",
+			"pages_claimed", "pages_released", "busy_retries" };
+		char path[400], buf[32], name[64];
+		const char *n = strrchr(b0.dir, '/') + 1;
+		unsigned int i;
+
+		for (i = 0; i < sizeof(ctr) / sizeof(ctr[0]); i++) {
+			snprintf(path, sizeof(path), "/sys/kernel/dmb_alloc/%s/%s",
+				 n, ctr[i]);
+			snprintf(name, sizeof(name), "sysfs.%s", ctr[i]);
+			metric_set(name, rfile(path, buf, sizeof(buf)) ? -1 :
+				   strtod(buf, NULL));
+		}
+	}
+	ret = release(&b0, 0, 0);
+	metric_set("cleanup", ret);
+	metric_set("claimed_after_cleanup", info_val(&b0, "claimed"));
+	wfile(TEST_FILE, "unhandle");
+	check_expectations(argc, argv);
+	return t_finish();
+}
