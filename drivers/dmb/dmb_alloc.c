@@ -75,8 +75,8 @@ struct dmb_area {
 	char name[64];
 	unsigned long base_pfn;
 	struct dmb_book book;
-	spinlock_t lock;
-	struct mutex mutex;
+	spinlock_t lock;		/* protects @book */
+	struct mutex mutex;		/* serialises alloc_contig_range() */
 	unsigned int handles;
 	struct kobject kobj;
 	struct dentry *debugfs;
@@ -110,30 +110,46 @@ static struct dentry *dmb_alloc_debugfs;
 
 /* ---- sysfs counters ---------------------------------------------------- */
 
-#define DMB_COUNTER_ATTR(_name)						\
-static ssize_t _name##_show(struct kobject *kobj,			\
-			    struct kobj_attribute *attr, char *buf)	\
-{									\
-	struct dmb_area *area = container_of(kobj, struct dmb_area, kobj); \
-									\
-	return sysfs_emit(buf, "%ld\n", atomic_long_read(&area->_name)); \
-}									\
-static struct kobj_attribute _name##_attr = __ATTR_RO(_name)
+/* A counter of struct dmb_area shown in sysfs */
+struct dmb_counter_attr {
+	struct kobj_attribute attr;
+	size_t offset;
+};
 
-DMB_COUNTER_ATTR(claims_ok);
-DMB_COUNTER_ATTR(claims_failed);
-DMB_COUNTER_ATTR(pages_claimed);
-DMB_COUNTER_ATTR(pages_released);
-DMB_COUNTER_ATTR(busy_retries);
+static ssize_t dmb_counter_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	struct dmb_area *area = container_of(kobj, struct dmb_area, kobj);
+	struct dmb_counter_attr *ca = container_of(attr, struct dmb_counter_attr,
+						   attr);
+
+	return sysfs_emit(buf, "%ld\n",
+			  atomic_long_read((atomic_long_t *)((char *)area +
+							     ca->offset)));
+}
+
+static struct dmb_counter_attr dmb_counters[] = {
+	{ __ATTR(claims_ok, 0444, dmb_counter_show, NULL),
+	  offsetof(struct dmb_area, claims_ok) },
+	{ __ATTR(claims_failed, 0444, dmb_counter_show, NULL),
+	  offsetof(struct dmb_area, claims_failed) },
+	{ __ATTR(pages_claimed, 0444, dmb_counter_show, NULL),
+	  offsetof(struct dmb_area, pages_claimed) },
+	{ __ATTR(pages_released, 0444, dmb_counter_show, NULL),
+	  offsetof(struct dmb_area, pages_released) },
+	{ __ATTR(busy_retries, 0444, dmb_counter_show, NULL),
+	  offsetof(struct dmb_area, busy_retries) },
+};
 
 static struct attribute *dmb_area_attrs[] = {
-	&claims_ok_attr.attr,
-	&claims_failed_attr.attr,
-	&pages_claimed_attr.attr,
-	&pages_released_attr.attr,
-	&busy_retries_attr.attr,
+	&dmb_counters[0].attr.attr,
+	&dmb_counters[1].attr.attr,
+	&dmb_counters[2].attr.attr,
+	&dmb_counters[3].attr.attr,
+	&dmb_counters[4].attr.attr,
 	NULL,
 };
+
 ATTRIBUTE_GROUPS(dmb_area);
 
 static void dmb_area_release(struct kobject *kobj)
@@ -200,8 +216,8 @@ struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
 		return ERR_PTR(-EINVAL);
 	area = handle->area;
 	if (dmb_book_check_alloc(&area->book, size, align, &nr, &mask, &why)) {
-		dev_warn_ratelimited(area->dev, "dmb_alloc: %s: %zu bytes aligned to %zu: %s\n",
-				     area->name, size, align, why);
+		dev_warn_ratelimited(area->dev, "%s: %s: %zu bytes aligned to %zu: %s\n",
+				     __func__, area->name, size, align, why);
 		atomic_long_inc(&area->claims_failed);
 		return ERR_PTR(-EINVAL);
 	}
@@ -262,8 +278,8 @@ struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
 		atomic_long_inc(&area->claims_failed);
 		trace_dmb_alloc_finish(area->name, 0, nr, ret, ktime_get_ns() - t0);
 		if (!(gfp & __GFP_NOWARN))
-			dev_warn_ratelimited(area->dev, "dmb_alloc: %s: claim of %lu pages failed: %d\n",
-					     area->name, nr, ret);
+			dev_warn_ratelimited(area->dev, "%s: %s: claim of %lu pages failed: %d\n",
+					     __func__, area->name, nr, ret);
 		return ERR_PTR(ret);
 	}
 
@@ -335,10 +351,10 @@ int dmb_release(struct dmb_handle *handle, struct page *pages, size_t size)
 	return 0;
 
 misuse:
-	WARN_ONCE(1, "dmb_release: %s: refused run at pfn 0x%lx, %zu bytes: %s\n",
-		  area->name, pages ? page_to_pfn(pages) : 0, size, why);
-	dev_err(area->dev, "dmb_release: %s: %zu bytes at pfn 0x%lx refused: %s\n",
-		area->name, size, pages ? page_to_pfn(pages) : 0, why);
+	WARN_ONCE(1, "%s: %s: refused run at pfn 0x%lx, %zu bytes: %s\n",
+		  __func__, area->name, pages ? page_to_pfn(pages) : 0, size, why);
+	dev_err(area->dev, "%s: %s: %zu bytes at pfn 0x%lx refused: %s\n",
+		__func__, area->name, size, pages ? page_to_pfn(pages) : 0, why);
 	return -EINVAL;
 }
 EXPORT_SYMBOL_GPL(dmb_release);

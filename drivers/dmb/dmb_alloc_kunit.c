@@ -12,6 +12,13 @@
 
 #define TEST_PAGES	1024	/* a 4 MiB block */
 
+/* The reason given contains @text */
+static void expect_why(struct kunit *test, const char *why, const char *text)
+{
+	KUNIT_EXPECT_NOT_NULL_MSG(test, why ? strstr(why, text) : NULL,
+				  "reason: %s, expected: %s", why, text);
+}
+
 static struct dmb_book *new_book(struct kunit *test, unsigned long count)
 {
 	struct dmb_book *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
@@ -41,17 +48,17 @@ static void dmb_alloc_test_args(struct kunit *test)
 	const char *why = NULL;
 
 	KUNIT_EXPECT_EQ(test, dmb_book_check_alloc(b, 0, 0, &nr, &mask, &why), -EINVAL);
-	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why, "size is 0"), "reason: %s", why);
+	expect_why(test, why, "size is 0");
 	KUNIT_EXPECT_EQ(test, dmb_book_check_alloc(b, (TEST_PAGES + 1) * PAGE_SIZE,
 						   0, &nr, &mask, &why), -EINVAL);
-	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why, "size is larger than the block"), "reason: %s", why);
+	expect_why(test, why, "size is larger than the block");
 	KUNIT_EXPECT_EQ(test, dmb_book_check_alloc(b, PAGE_SIZE, 3 * PAGE_SIZE,
 						   &nr, &mask, &why), -EINVAL);
-	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why, "alignment is not a power of two"), "reason: %s", why);
+	expect_why(test, why, "alignment is not a power of two");
 	KUNIT_EXPECT_EQ(test, dmb_book_check_alloc(b, PAGE_SIZE,
 						   2 * TEST_PAGES * PAGE_SIZE,
 						   &nr, &mask, &why), -EINVAL);
-	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why, "alignment is larger than the block"), "reason: %s", why);
+	expect_why(test, why, "alignment is larger than the block");
 
 	/* sizes round up to pages, small alignments mean a page */
 	KUNIT_EXPECT_EQ(test, dmb_book_check_alloc(b, 1, 0, &nr, &mask, &why), 0);
@@ -107,11 +114,11 @@ static void dmb_alloc_test_release(struct kunit *test)
 
 	/* misuse: nothing changes */
 	KUNIT_EXPECT_NULL(test, dmb_book_find(b, 100, 1, &why));
-	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why, "not claimed (double release?)"), "reason: %s", why);
+	expect_why(test, why, "not claimed (double release?)");
 	KUNIT_EXPECT_NULL(test, dmb_book_find(b, 4, 4, &why));
-	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why, "not the start of a claimed run"), "reason: %s", why);
+	expect_why(test, why, "not the start of a claimed run");
 	KUNIT_EXPECT_NULL(test, dmb_book_find(b, 8, 8, &why));
-	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why, "size differs from the claimed run"), "reason: %s", why);
+	expect_why(test, why, "size differs from the claimed run");
 	KUNIT_EXPECT_EQ(test, b->claimed, 24UL);
 	KUNIT_EXPECT_EQ(test, bitmap_weight(b->bitmap, TEST_PAGES), 24U);
 
@@ -122,7 +129,7 @@ static void dmb_alloc_test_release(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->claimed, 8UL);
 	KUNIT_EXPECT_EQ(test, bitmap_weight(b->bitmap, TEST_PAGES), 8U);
 	KUNIT_EXPECT_NULL(test, dmb_book_find(b, 8, 16, &why));
-	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why, "not claimed (double release?)"), "reason: %s", why);
+	expect_why(test, why, "not claimed (double release?)");
 }
 
 static void dmb_alloc_test_fragmentation(struct kunit *test)
