@@ -18,6 +18,9 @@
  *   signal      a claim killed by SIGKILL while it migrates: nothing
  *               claimed, every byte intact
  *   concurrent  both decoders claim their whole block at the same time
+ *   orphan      the last handle goes with a run claimed: the run stays
+ *               claimed and dmb_alloc cannot be unloaded until it is
+ *               released (through debugfs), then it can
  * Metrics depend on the test; every one reports claimed (pages still
  * claimed at the end, before cleanup), claimed_after_cleanup, and the
  * block's sysfs counters (sysfs.claims_ok, sysfs.claims_failed,
@@ -30,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -321,6 +325,22 @@ int main(int argc, char **argv)
 			   (WIFEXITED(s1) && !WEXITSTATUS(s1)));
 		metric_set("claimed_b1", info_val(&b1, "claimed"));
 		release(&b1, 0, 0);
+	} else if (!strcmp(test, "orphan")) {
+		char path[300];
+
+		metric_set("ret", claim(&b0, 4 << 20, 0, NULL));
+		wfile(TEST_FILE, "unhandle");
+		metric_set("claimed_orphan", info_val(&b0, "claimed"));
+		metric_set("rmmod_test", syscall(SYS_delete_module, "dmb_test",
+						 O_NONBLOCK) ? -errno : 0);
+		metric_set("rmmod_busy", syscall(SYS_delete_module, "dmb_alloc",
+						 O_NONBLOCK) ? -errno : 0);
+		snprintf(path, sizeof(path), "%s/free", b0.dir);
+		metric_set("free_orphan", wfile(path, "all"));
+		metric_set("rmmod_after", syscall(SYS_delete_module, "dmb_alloc",
+						  O_NONBLOCK) ? -errno : 0);
+		check_expectations(argc, argv);
+		return t_finish();
 	} else {
 		t_bail("unknown --test=%s", test);
 	}
