@@ -14,7 +14,7 @@
 TOP := $(CURDIR)
 B := build
 CROSS := aarch64-linux-gnu-
-GUEST_CFLAGS := -static -O2 -Wall -Wextra -Wno-format-truncation
+GUEST_CFLAGS := -static -O2 -Wall -Wextra -Wno-format-truncation -Iinclude/uapi
 
 GUEST_PROGS := $(filter-out guest,$(patsubst tests/guest/%.c,%,$(wildcard tests/guest/*.c)))
 GUEST_BINS := $(addprefix $(B)/guest/,$(GUEST_PROGS))

@@ -512,16 +512,36 @@ long page_size(void)
 	return ps;
 }
 
+/* The "depends=" list of a module file's modinfo, or "" */
+static void module_depends(const char *path, char *out, size_t len)
+{
+	static char buf[4 << 20];
+	ssize_t n, i;
+	int fd = open(path, O_RDONLY);
+
+	out[0] = '\0';
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	for (i = 0; n > 8 && i < n - 8; i++)
+		if (!memcmp(buf + i, "depends=", 8)) {
+			snprintf(out, len, "%s", buf + i + 8);
+			return;
+		}
+}
+
 int load_module(const char *name)
 {
-	char path[256];
+	char path[256], deps[256], *dep, *save;
 	int fd, ret;
 
-	/* the only dependency among our modules */
-	if (!strcmp(name, "dmb_test") && load_module("dmb_alloc"))
-		return -1;
-
 	snprintf(path, sizeof(path), "/lib/modules/%s.ko", name);
+	/* load what it depends on first (the modinfo depends= list) */
+	module_depends(path, deps, sizeof(deps));
+	for (dep = strtok_r(deps, ",", &save); dep; dep = strtok_r(NULL, ",", &save))
+		if (load_module(dep))
+			return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
