@@ -79,6 +79,17 @@ set -- -M virt,gic-version=2,acpi=off -cpu cortex-a57 -smp 2 -m "$SC_MEMORY" \
 if [ "$SC_BOOT" = uefi ]; then
 	set -- "$@" -bios /usr/share/qemu-efi-aarch64/QEMU_EFI.fd
 fi
+if [ -n "$SC_DISK" ]; then
+	# A fresh filesystem each boot: page cache, dirty pages and writeback
+	# are real, and no run sees another's data.
+	rm -f "$RUN/disk.img"
+	if ! mke2fs -q -F -t ext4 -L dmbdata -d "$TOP/tests/disk" "$RUN/disk.img" "$SC_DISK"; then
+		echo "run-scenario: error: $SC_FILE: cannot make the $SC_DISK disk" >&2
+		exit 2
+	fi
+	set -- "$@" -drive file="$RUN/disk.img",if=none,format=raw,id=disk0 \
+		-device virtio-blk-device,drive=disk0
+fi
 if [ -n "${QEMU_EXTRA:-}" ]; then
 	# shellcheck disable=SC2086
 	set -- "$@" $QEMU_EXTRA

@@ -12,6 +12,8 @@
 #   config:      kernel flavour, configs/<config>.config
 #   cmdline:     extra kernel command line (optional, may repeat)
 #   timeout:     seconds before the boot counts as hung (optional, 300)
+#   disk:        size of an ext4 virtio-blk disk made fresh for the boot
+#                with mke2fs -d tests/disk (optional), /dev/vda in the guest
 #   check:       <program> [--option=value...] [metric OP value...]
 #                one in-guest check, tests/guest/<program>.c (repeats)
 #
@@ -28,7 +30,7 @@ load_scenario() {
 	SC_FILE=$1
 	SC_NAME=$(basename "$1" .scn)
 	SC_DESC= SC_BOARD= SC_MEMORY= SC_BOOT= SC_CONFIG= SC_CMDLINE=
-	SC_TIMEOUT=300 SC_CHECKS=
+	SC_TIMEOUT=300 SC_CHECKS= SC_DISK=
 	sc_bad=0 sc_line=
 
 	if [ ! -f "$SC_FILE" ]; then
@@ -55,6 +57,7 @@ load_scenario() {
 		config) SC_CONFIG=$val ;;
 		cmdline) SC_CMDLINE="${SC_CMDLINE:+$SC_CMDLINE }$val" ;;
 		timeout) SC_TIMEOUT=$val ;;
+		disk) SC_DISK=$val ;;
 		check)
 			if [ -z "$val" ]; then
 				sc_err "empty check"
@@ -64,7 +67,7 @@ load_scenario() {
 			SC_CHECKS="$SC_CHECKS$val
 "
 			;;
-		*) sc_err "unknown field '$key' (known: description board memory boot config cmdline timeout check)" ;;
+		*) sc_err "unknown field '$key' (known: description board memory boot config cmdline timeout disk check)" ;;
 		esac
 	done < "$SC_FILE"
 	sc_line=
@@ -87,6 +90,10 @@ load_scenario() {
 	*[!0-9MG]*|[MG]*|*[MG]?*) sc_err "memory '$SC_MEMORY': want a size like 2G or 1536M" ;;
 	esac
 	case $SC_TIMEOUT in *[!0-9]*|'') sc_err "timeout '$SC_TIMEOUT': want seconds" ;; esac
+	case $SC_DISK in
+	'') ;;
+	*[!0-9MG]*|[MG]*|*[MG]?*) sc_err "disk '$SC_DISK': want a size like 1G" ;;
+	esac
 	[ -n "$SC_CHECKS" ] || sc_err "no check: a scenario must check something"
 	return $sc_bad
 }
