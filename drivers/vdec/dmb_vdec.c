@@ -243,10 +243,11 @@ static long vdec_decode(struct vdec *vdec, struct file *file,
 			}
 		}
 	}
-	if (copy_to_user(uarg, &arg, sizeof(arg)))
-		ret = -EFAULT;
 out:
 	mutex_unlock(&vdec->lock);
+	/* not under vdec->lock: a fault takes mmap_lock, which mmap() holds */
+	if (!ret && copy_to_user(uarg, &arg, sizeof(arg)))
+		ret = -EFAULT;
 	return ret;
 }
 

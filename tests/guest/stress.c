@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stress: start/stop cycles of both sample decoders, concurrently with a
+ * memory hog, page cache churn on the ext4 disk and players killed in the
+ * middle of a claim, optionally close to out of memory.  Every byte of the
+ * hog's and the files' data is checked after every cycle, and at the end
+ * nothing may stay claimed.
+ *
+ * usage: stress [--cycles=1000] [--hog=300M] [--churn=64M] [--kill-every=10]
+ *               [--near-oom] [expectations]
+ * Metrics: cycles (completed start/stop cycles, both decoders), failed
+ * (cycles whose start, decode or stop failed for another reason than lack
+ * of memory), enomem (starts refused for lack of memory, allowed near
+ * OOM), killed (players killed mid-claim), corrupt (damaged pages seen by
+ * the hog or the churn), claimed_after (buffers still claimed at the end).
+ * Needs /dev/vda (ext4).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/dmb_vdec.h>
+
+#include "guest.h"
+
+static volatile sig_atomic_t stop_now;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop_now = 1;
+}
+
+static uint32_t word(uint32_t salt, size_t i)
+{
+	return (uint32_t)(i * 2654435761u) ^ salt;
+}
+
+/* The hog: keeps re-filling and checking a region; exit status = damage */
+static int hog(size_t len)
+{
+	uint32_t salt = 1, *p;
+	size_t i, bad = 0;
+
+	while (!stop_now) {
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) {
+			usleep(10000);
+			continue;
+		}
+		for (i = 0; i < len / 4; i += 64)
+			p[i] = word(salt, i);
+		usleep(20000);
+		for (i = 0; i < len / 4; i += 64)
+			bad += p[i] != word(salt, i);
+		munmap(p, len);
+		salt++;
+	}
+	return bad ? 1 : 0;
+}
+
+/* Page cache churn on the disk: write, sync now and then, read back */
+static int churn(size_t len)
+{
+	uint32_t salt = 100, *p;
+	size_t i, bad = 0;
+	int fd, round = 0;
+
+	while (!stop_now) {
+		fd = open("/mnt/churn", O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || ftruncate(fd, len))
+			return 2;
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			return 2;
+		for (i = 0; i < len / 4; i += 64)
+			p[i] = word(salt, i);
+		if (!(round++ % 4))
+			fsync(fd);
+		munmap(p, len);
+		p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			return 2;
+		for (i = 0; i < len / 4; i += 64)
+			bad += p[i] != word(salt, i);
+		munmap(p, len);
+		close(fd);
+		salt++;
+	}
+	return bad ? 1 : 0;
+}
+
+/* One start/decode/verify/stop cycle; 0, -ENOMEM, or another error */
+static int cycle(const char *label, uint32_t seed)
+{
+	struct dmb_vdec_start st = { .count = 4, .sizes = { 8 << 20, 8 << 20, 16 << 20, 32 << 20 } };
+	struct dmb_vdec_decode d = { .seed = seed };
+	struct dmb_vdec_query q;
+	char path[64];
+	int fd, ret = 0;
+	uint32_t b, *w;
+
+	snprintf(path, sizeof(path), "/dev/dmb-vdec-%s", label);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, DMB_VDEC_START, &st)) {
+		ret = -errno;
+		goto out;
+	}
+	memset(&q, 0, sizeof(q));
+	if (ioctl(fd, DMB_VDEC_DECODE, &d) || ioctl(fd, DMB_VDEC_QUERY, &q) ||
+	    d.checked != 4) {
+		ret = -EIO;
+		goto out;
+	}
+	for (b = 0; b < q.count && !ret; b++) {
+		w = mmap(NULL, q.bufs[b].size, PROT_READ, MAP_SHARED, fd,
+			 q.bufs[b].offset);
+		if (w == MAP_FAILED) {
+			ret = -errno;
+			break;
+		}
+		if (w[0] != (seed ^ (b << 24)) ||
+		    w[q.bufs[b].size / 4 - 1] != (seed ^ (b << 24) ^
+						  (uint32_t)(q.bufs[b].size / 4 - 1)))
+			ret = -EIO;
+		munmap(w, q.bufs[b].size);
+	}
+	if (!ret && ioctl(fd, DMB_VDEC_STOP))
+		ret = -errno;
+out:
+	close(fd);
+	return ret;
+}
+
+/* A player that claims and is killed before it can stop */
+static int killed_player(const char *label)
+{
+	struct dmb_vdec_start st = { .count = 1, .sizes = { 128 << 20 } };
+	int status = 0;
+	pid_t pid = fork();
+
+	if (!pid) {
+		char path[64];
+		int fd;
+
+		snprintf(path, sizeof(path), "/dev/dmb-vdec-%s", label);
+		fd = open(path, O_RDWR);
+		if (fd >= 0)
+			ioctl(fd, DMB_VDEC_START, &st);
+		pause();
+		_exit(0);
+	}
+	usleep(1000 + rand() % 20000);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return WIFSIGNALED(status);
+}
+
+static pid_t spawn(int (*fn)(size_t), size_t arg)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		signal(SIGTERM, on_term);
+		_exit(fn(arg));
+	}
+	return pid;
+}
+
+int main(int argc, char **argv)
+{
+	const char *o;
+	long cycles = (o = opt_get(argc, argv, "cycles")) ? atol(o) : 1000;
+	int64_t hog_len = (o = opt_get(argc, argv, "hog")) ? parse_size(o) : 300 << 20;
+	int64_t churn_len = (o = opt_get(argc, argv, "churn")) ? parse_size(o) : 64 << 20;
+	long kill_every = (o = opt_get(argc, argv, "kill-every")) ? atol(o) : 10;
+	int near_oom = opt_get(argc, argv, "near-oom") != NULL;
+	double done = 0, failed = 0, enomem = 0, killed = 0, corrupt = 0;
+	pid_t hogs[2], ch;
+	int status, k, fd;
+	long c;
+
+	t_init("stress");
+	if (load_module("dmb_vdec"))
+		t_bail("cannot load the decoder module");
+	if (mount("/dev/vda", "/mnt", "ext4", 0, NULL))
+		t_bail("cannot mount /dev/vda: %s", strerror(errno));
+	if (near_oom)	/* leave the hogs barely enough room */
+		hog_len = ((meminfo_kb("MemAvailable") << 10) - (128 << 20)) / 2;
+	srand(1);
+	hogs[0] = spawn(hog, hog_len);
+	hogs[1] = spawn(hog, near_oom ? hog_len : hog_len / 2);
+	ch = spawn(churn, churn_len);
+
+	for (c = 0; c < cycles; c++) {
+		for (k = 0; k < 2; k++) {
+			int ret = cycle(k ? "pip" : "main", 0x1000 * c + k);
+
+			if (ret == -ENOMEM || ret == -EBUSY)
+				enomem++;
+			else if (ret)
+				failed++;
+		}
+		done++;
+		if (kill_every && !(c % kill_every))
+			killed += killed_player(c & 1 ? "pip" : "main");
+		if (!(c % 100))
+			t_info("%ld cycles", c);
+	}
+
+	for (k = 0; k < 2; k++)
+		kill(hogs[k], SIGTERM);
+	kill(ch, SIGTERM);
+	for (k = 0; k < 2; k++) {
+		waitpid(hogs[k], &status, 0);
+		corrupt += !WIFEXITED(status) || WEXITSTATUS(status);
+	}
+	waitpid(ch, &status, 0);
+	corrupt += !WIFEXITED(status) || WEXITSTATUS(status);
+
+	/* nothing stays claimed: a whole-block claim still works */
+	for (k = 0; k < 2; k++) {
+		struct dmb_vdec_query q;
+		char path[64];
+
+		snprintf(path, sizeof(path), "/dev/dmb-vdec-%s", k ? "pip" : "main");
+		fd = open(path, O_RDWR);
+		memset(&q, 0, sizeof(q));
+		if (fd < 0 || ioctl(fd, DMB_VDEC_QUERY, &q))
+			t_bail("cannot query %s", path);
+		metric_set(k ? "pip.count_after" : "main.count_after", q.count);
+		close(fd);
+	}
+	umount("/mnt");
+	t_report("%.0f cycles on both decoders, %.0f failed, %.0f refused for memory, %.0f players killed mid-claim, %.0f corrupted workers",
+		 done, failed, enomem, killed, corrupt);
+	metric_set("cycles", done);
+	metric_set("failed", failed);
+	metric_set("enomem", enomem);
+	metric_set("killed", killed);
+	metric_set("corrupt", corrupt);
+	check_expectations(argc, argv);
+	return t_finish();
+}
