@@ -229,6 +229,10 @@ int main(int argc, char **argv)
 		metric_set(name, b);
 		bad += b;
 	}
+	t_report("the claims moved %.0f MiB (%.0f pages) of user data out of the blocks",
+		 metric_get("user_in_dmb_pct", &t0) ? 0 :
+		 t0 / 100 * dmb_pages * page_size() / 1048576.0,
+		 metric_get("user_in_dmb_pct", &t0) ? 0 : t0 / 100 * dmb_pages);
 	t_report("during playback: %.0f user pages left in the blocks, %.0f damaged pages of user data",
 		 in_dmb, bad);
 
