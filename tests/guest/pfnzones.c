@@ -78,6 +78,19 @@ int main(int argc, char **argv)
 	for (i = 0; i < nd; i++)
 		in_dmbs += d[i].size / ps;
 	for (z = 0; z < NZ; z++) {
+		char line[256];
+		int len;
+
+		if (!per[z][MAX_CTRL])
+			continue;
+		len = snprintf(line, sizeof(line), "%-8s", zone_names[z]);
+		for (k = 0; k < nc; k++)
+			len += snprintf(line + len, sizeof(line) - len,
+					" %s %5.0f MiB", c[k].label,
+					per[z][k] * ps / 1048576.0);
+		t_report("%s", line);
+	}
+	for (z = 0; z < NZ; z++) {
 		snprintf(name, sizeof(name), "%s.pages", zone_names[z]);
 		metric_set(name, per[z][MAX_CTRL]);
 		for (k = 0; k < nc; k++) {
