@@ -633,10 +633,12 @@ void dmb_handle_put(struct dmb_handle *handle)
 {
 	struct dmb_area *area;
 	unsigned long claimed;
+	struct dmb *dmb;
 
 	if (IS_ERR_OR_NULL(handle))
 		return;
 	area = handle->area;
+	dmb = area->dmb;	/* the area may be gone below */
 	mutex_lock(&dmb_area_lock);
 	spin_lock(&area->lock);
 	claimed = area->book.claimed;
@@ -649,7 +651,7 @@ void dmb_handle_put(struct dmb_handle *handle)
 			dmb_area_destroy(area);
 	}
 	mutex_unlock(&dmb_area_lock);
-	dmb_put(area->dmb);
+	dmb_put(dmb);
 	kfree(handle);
 }
 EXPORT_SYMBOL_GPL(dmb_handle_put);

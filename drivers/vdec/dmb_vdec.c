@@ -80,7 +80,7 @@ struct vdec {
 	char ctrl_label[16];
 	phys_addr_t ctrl_base;
 	phys_addr_t ctrl_end;
-	struct mutex lock;
+	struct mutex lock;		/* protects @session */
 	struct vdec_session *session;
 };
 

@@ -18,6 +18,8 @@
  *   signal      a claim killed by SIGKILL while it migrates: nothing
  *               claimed, every byte intact
  *   concurrent  both decoders claim their whole block at the same time
+ *   trace       the dmb_alloc tracepoints fire for a claim and a release,
+ *               with key=value fields, errno and duration
  *   orphan      the last handle goes with a run claimed: the run stays
  *               claimed and dmb_alloc cannot be unloaded until it is
  *               released (through debugfs), then it can
@@ -284,8 +286,8 @@ int main(int argc, char **argv)
 		   !strcmp(test, "signal")) {
 		int64_t want = o_fill ? parse_size(o_fill) : 600 << 20;
 
-		if (!strcmp(test, "enomem"))	/* leave ~96M free */
-			want = (meminfo_kb("MemAvailable") << 10) - (96 << 20);
+		if (!strcmp(test, "enomem"))	/* leave ~192M free */
+			want = (meminfo_kb("MemAvailable") << 10) - (192 << 20);
 		if (want <= 0 || fill(&l, want))
 			t_bail("cannot fill %lld bytes", (long long)want);
 		metric_set("user_before", pages_in(&l, &b0));
@@ -325,6 +327,44 @@ int main(int argc, char **argv)
 			   (WIFEXITED(s1) && !WEXITSTATUS(s1)));
 		metric_set("claimed_b1", info_val(&b1, "claimed"));
 		release(&b1, 0, 0);
+	} else if (!strcmp(test, "trace")) {
+		static char tr[65536];
+		const char *ev = "/sys/kernel/tracing/events/dmb_alloc/enable";
+		char *line, *save;
+		double start = 0, finish_ok = 0, finish_err = 0, rel = 0;
+
+		if (wfile("/sys/kernel/tracing/trace", "") || wfile(ev, "1"))
+			t_bail("cannot enable the dmb_alloc tracepoints");
+		claim(&b0, 4 << 20, 0, &pfn);
+		release(&b0, pfn, 4 << 20);
+		claim(&b0, 0, 0, NULL);			/* refused: no event */
+		claim(&b0, b0.size + (4 << 20), 0, NULL);	/* refused too */
+		claim(&b0, b0.size, 0, &pfn);
+		claim(&b0, 4 << 20, 0, NULL);		/* no room: -ENOSPC */
+		release(&b0, 0, 0);
+		wfile(ev, "0");
+		if (rfile("/sys/kernel/tracing/trace", tr, sizeof(tr)))
+			t_bail("cannot read the trace");
+		for (line = strtok_r(tr, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			if (line[0] == '#')
+				continue;
+			if (strstr(line, "dmb_alloc_start: name=") && strstr(line, " nr="))
+				start++;
+			if (strstr(line, "dmb_alloc_finish: name=") &&
+			    strstr(line, " err=0 duration_ns="))
+				finish_ok++;
+			if (strstr(line, "dmb_alloc_finish: name=") &&
+			    strstr(line, " err=-28 duration_ns="))
+				finish_err++;
+			if (strstr(line, "dmb_release: name=") && strstr(line, " pfn=0x"))
+				rel++;
+			t_diag("%s", line);
+		}
+		metric_set("ev_start", start);
+		metric_set("ev_finish_ok", finish_ok);
+		metric_set("ev_finish_enospc", finish_err);
+		metric_set("ev_release", rel);
 	} else if (!strcmp(test, "orphan")) {
 		char path[300];
 

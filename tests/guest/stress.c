@@ -12,7 +12,9 @@
  * (cycles whose start, decode or stop failed for another reason than lack
  * of memory), enomem (starts refused for lack of memory, allowed near
  * OOM), killed (players killed mid-claim), corrupt (damaged pages seen by
- * the hog or the churn), claimed_after (buffers still claimed at the end).
+ * the hog or the churn), main/pip.count_after (buffers still claimed at the
+ * end), main/pip.leaked_pages (pages the block handed out and did not get
+ * back, from dmb_alloc's sysfs counters).
  * Needs /dev/vda (ext4).
  */
 #include <errno.h>
@@ -240,6 +242,29 @@ int main(int argc, char **argv)
 			t_bail("cannot query %s", path);
 		metric_set(k ? "pip.count_after" : "main.count_after", q.count);
 		close(fd);
+		{
+			/* pages the decoder's block handed out and did not get back */
+			static const char *const blk[] = { "dmb@60000000", "dmb@a0000000" };
+			char p1[128], p2[128], b1[32], b2[32];
+			int f1, f2;
+			ssize_t n1, n2;
+
+			snprintf(p1, sizeof(p1), "/sys/kernel/dmb_alloc/%s/pages_claimed", blk[k]);
+			snprintf(p2, sizeof(p2), "/sys/kernel/dmb_alloc/%s/pages_released", blk[k]);
+			f1 = open(p1, O_RDONLY);
+			f2 = open(p2, O_RDONLY);
+			n1 = f1 < 0 ? -1 : read(f1, b1, sizeof(b1) - 1);
+			n2 = f2 < 0 ? -1 : read(f2, b2, sizeof(b2) - 1);
+			if (f1 >= 0)
+				close(f1);
+			if (f2 >= 0)
+				close(f2);
+			if (n1 > 0 && n2 > 0) {
+				b1[n1] = b2[n2] = '\0';
+				metric_set(k ? "pip.leaked_pages" : "main.leaked_pages",
+					   atof(b1) - atof(b2));
+			}
+		}
 	}
 	umount("/mnt");
 	t_report("%.0f cycles on both decoders, %.0f failed, %.0f refused for memory, %.0f players killed mid-claim, %.0f corrupted workers",
