@@ -45,6 +45,7 @@ else
 fi
 
 # Expectation engine, natively.
+mkdir -p "$TOP/build"
 bin=$TOP/build/host-meminfo
 if cc -O2 -Wall -Wno-format-truncation -o "$bin" "$TOP/tests/guest/meminfo.c" \
 		"$TOP/tests/guest/guest.c"; then
