@@ -20,17 +20,23 @@ TRACE_EVENT(dmb_alloc_start,
 		      __get_str(name), __entry->nr, __entry->align)
 );
 
-TRACE_EVENT(dmb_alloc_busy_retry,
-	    TP_PROTO(const char *name, unsigned long pfn, unsigned long nr),
-	    TP_ARGS(name, pfn, nr),
-	    TP_STRUCT__entry(__string(name, name)
-			     __field(unsigned long, pfn)
-			     __field(unsigned long, nr)),
-	    TP_fast_assign(__assign_str(name);
-			   __entry->pfn = pfn;
-			   __entry->nr = nr;),
-	    TP_printk("name=%s pfn=0x%lx nr=%lu",
-		      __get_str(name), __entry->pfn, __entry->nr)
+/* A run of a block: where it starts and how many pages */
+DECLARE_EVENT_CLASS(dmb_alloc_run,
+		    TP_PROTO(const char *name, unsigned long pfn, unsigned long nr),
+		    TP_ARGS(name, pfn, nr),
+		    TP_STRUCT__entry(__string(name, name)
+				     __field(unsigned long, pfn)
+				     __field(unsigned long, nr)),
+		    TP_fast_assign(__assign_str(name);
+				   __entry->pfn = pfn;
+				   __entry->nr = nr;),
+		    TP_printk("name=%s pfn=0x%lx nr=%lu",
+			      __get_str(name), __entry->pfn, __entry->nr)
+);
+
+DEFINE_EVENT(dmb_alloc_run, dmb_alloc_busy_retry,
+	     TP_PROTO(const char *name, unsigned long pfn, unsigned long nr),
+	     TP_ARGS(name, pfn, nr)
 );
 
 TRACE_EVENT(dmb_alloc_finish,
@@ -52,17 +58,9 @@ TRACE_EVENT(dmb_alloc_finish,
 		      __entry->ns)
 );
 
-TRACE_EVENT(dmb_release,
-	    TP_PROTO(const char *name, unsigned long pfn, unsigned long nr),
-	    TP_ARGS(name, pfn, nr),
-	    TP_STRUCT__entry(__string(name, name)
-			     __field(unsigned long, pfn)
-			     __field(unsigned long, nr)),
-	    TP_fast_assign(__assign_str(name);
-			   __entry->pfn = pfn;
-			   __entry->nr = nr;),
-	    TP_printk("name=%s pfn=0x%lx nr=%lu",
-		      __get_str(name), __entry->pfn, __entry->nr)
+DEFINE_EVENT(dmb_alloc_run, dmb_release,
+	     TP_PROTO(const char *name, unsigned long pfn, unsigned long nr),
+	     TP_ARGS(name, pfn, nr)
 );
 
 #endif /* _DMB_ALLOC_TRACE_H */

@@ -88,20 +88,29 @@ static void unhandle_all(void)
 	}
 }
 
+/* The platform device of a device tree node, with a reference, or NULL */
+static struct platform_device *node_device(const char *path)
+{
+	struct platform_device *pdev;
+	struct device_node *np;
+
+	np = of_find_node_by_path(path);
+	if (!np)
+		return NULL;
+	pdev = of_find_device_by_node(np);
+	of_node_put(np);
+	return pdev;
+}
+
 /* "handle <path> <index>": take a dmb_alloc handle as a driver would */
 static int do_handle(const char *path, const char *which)
 {
 	struct platform_device *pdev;
 	struct dmb_handle *h;
-	struct device_node *np;
 	unsigned int index;
 	int i;
 
-	np = of_find_node_by_path(path);
-	if (!np)
-		return -ENOENT;
-	pdev = of_find_device_by_node(np);
-	of_node_put(np);
+	pdev = node_device(path);
 	if (!pdev)
 		return -ENODEV;
 	if (!kstrtouint(which, 0, &index))
@@ -138,16 +147,11 @@ static void put_all(void)
 static int do_get(const char *path, const char *which)
 {
 	struct platform_device *pdev;
-	struct device_node *np;
 	unsigned int index;
 	struct dmb *dmb;
 	int i;
 
-	np = of_find_node_by_path(path);
-	if (!np)
-		return -ENOENT;
-	pdev = of_find_device_by_node(np);
-	of_node_put(np);
+	pdev = node_device(path);
 	if (!pdev)
 		return -ENODEV;
 	if (!kstrtouint(which, 0, &index))

@@ -18,6 +18,15 @@ OUT=$TOP/build/bindings
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "   [PASSED] $*"; }
 ko() { fail=$((fail + 1)); echo "   [FAILED] $*"; }
+# clean <what> <validator output>: passes when the validator said nothing
+clean() {
+	if [ -z "$2" ]; then
+		ok "$1"
+	else
+		ko "$1"
+		printf '%s\n' "$2" | head -10 | sed 's/^/      /'
+	fi
+}
 
 rm -rf "$S" "$OUT"
 mkdir -p "$S/validation-only" "$OUT"
@@ -32,13 +41,7 @@ cp "$TOP/bindings/validation-only/reserved-memory.yaml" "$S/reserved-memory/"
 cp "$TOP/bindings/validation-only/memory-region.yaml" "$S/validation-only/"
 
 for f in $(cd "$S" && find . -name '*.yaml' | sort); do
-	out=$(dt-doc-validate -u "$S" "$S/$f" 2>&1)
-	if [ -z "$out" ]; then
-		ok "dt-doc-validate ${f#./}"
-	else
-		ko "dt-doc-validate ${f#./}"
-		printf '%s\n' "$out" | head -10 | sed 's/^/      /'
-	fi
+	clean "dt-doc-validate ${f#./}" "$(dt-doc-validate -u "$S" "$S/$f" 2>&1)"
 done
 
 if ! dt-mk-schema -j "$S" > "$OUT/schemas.json" 2> "$OUT/mk-schema.err" ||
@@ -58,13 +61,7 @@ for src in "$TOP"/dts/*.dts; do
 		head -5 "$OUT/$b.dtc" | sed 's/^/      /'
 		continue
 	fi
-	out=$(validate "$TOP/build/dtb/$b.dtb")
-	if [ -z "$out" ]; then
-		ok "dt-validate dts/$b.dts"
-	else
-		ko "dt-validate dts/$b.dts"
-		printf '%s\n' "$out" | head -10 | sed 's/^/      /'
-	fi
+	clean "dt-validate dts/$b.dts" "$(validate "$TOP/build/dtb/$b.dtb")"
 done
 
 for src in "$TOP"/tests/bindings/*.dts; do
@@ -73,12 +70,7 @@ for src in "$TOP"/tests/bindings/*.dts; do
 	out=$(dtc -q -I dts -O dtb -o "$OUT/$b.dtb" "$src" 2>&1 && validate "$OUT/$b.dtb")
 	case $b in
 	good-*)
-		if [ -z "$out" ]; then
-			ok "fixture $b validates"
-		else
-			ko "fixture $b should validate"
-			printf '%s\n' "$out" | head -5 | sed 's/^/      /'
-		fi
+		clean "fixture $b validates" "$out"
 		;;
 	*)
 		if [ -n "$out" ] && printf '%s' "$out" | grep -qF -- "$want"; then
@@ -104,13 +96,8 @@ if cpp -nostdinc -undef -D__DTS__ -x assembler-with-cpp \
 	ok "RPi 4 overlay compiles and applies with fdtoverlay"
 	# The board file has problems of its own with these old schemas;
 	# judge what the overlay added.
-	out=$(validate "$OUT/rpi4-dmb.dtb" | grep -A2 'dmb@')
-	if [ -z "$out" ]; then
-		ok "dt-validate of the RPi 4 board with the overlay: DMB nodes clean"
-	else
-		ko "dt-validate of the RPi 4 board with the overlay"
-		printf '%s\n' "$out" | head -10 | sed 's/^/      /'
-	fi
+	clean "dt-validate of the RPi 4 board with the overlay: DMB nodes clean" \
+		"$(validate "$OUT/rpi4-dmb.dtb" | grep -A2 'dmb@')"
 else
 	ko "RPi 4 overlay"
 	head -10 "$OUT/rpi4.err" | sed 's/^/      /'
