@@ -5,6 +5,11 @@
 # merge_config.sh, built out of tree in build/obj-<flavour> through ccache.
 #
 # usage: build-kernel.sh <flavour>
+#
+# The flavour "unpatched" is the test kernel (base + test + unpatched
+# fragments) built from Linux 6.12 without the series, a git worktree of
+# the tag "pristine" in build/linux-unpatched: make bench's baseline for
+# what the series costs when no DMB is used.
 set -eu
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,6 +20,20 @@ LOG=$TOP/build/logs/build-$flavour.log
 frag=$TOP/configs/$flavour.config
 
 die() { echo "build-kernel: error: $*" >&2; exit 1; }
+
+frags="$TOP/configs/base.config $frag"
+if [ "$flavour" = unpatched ]; then
+	frags="$TOP/configs/base.config $TOP/configs/test.config $frag"
+	[ -d "$KSRC/.git" ] || die "no kernel tree in build/linux: run scripts/prepare-kernel.sh"
+	want_head=$(git -C "$KSRC" rev-parse pristine)
+	KSRC=$TOP/build/linux-unpatched
+	if [ "$(git -C "$KSRC" rev-parse -q HEAD 2>/dev/null)" != "$want_head" ]; then
+		rm -rf "$KSRC"
+		git -C "$TOP/build/linux" worktree prune
+		git -C "$TOP/build/linux" worktree add -q --detach "$KSRC" pristine ||
+			die "cannot check out the unpatched tree"
+	fi
+fi
 
 [ -f "$frag" ] || die "no kernel config configs/$flavour.config (have: $(cd "$TOP/configs" && ls *.config | sed 's/\.config$//' | grep -v '^base$' | tr '\n' ' '))"
 [ -d "$KSRC" ] || die "no kernel tree in build/linux: run scripts/prepare-kernel.sh"
@@ -30,15 +49,21 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 export CCACHE_BASEDIR=$TOP/build
 
-want=$(cat "$TOP/configs/base.config" "$frag" "$TOP/build/.series-stamp" 2>/dev/null | sha256sum | cut -d' ' -f1)
+# shellcheck disable=SC2086
+want=$(cat $frags "$TOP/build/.series-stamp" 2>/dev/null | sha256sum | cut -d' ' -f1)
 if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.frag-stamp" 2>/dev/null)" != "$want" ]; then
 	echo "build-kernel: configuring $flavour"
-	(cd "$KSRC" && scripts/kconfig/merge_config.sh -n -O "$OBJ" \
-		"$TOP/configs/base.config" "$frag") > "$LOG" 2>&1 ||
+	# shellcheck disable=SC2086
+	(cd "$KSRC" && scripts/kconfig/merge_config.sh -n -O "$OBJ" $frags) \
+		> "$LOG" 2>&1 ||
 		{ tail -20 "$LOG" >&2; die "configuring $flavour failed (full log: $LOG)"; }
 	# merge_config warns when a requested value did not stick (a typo or
 	# an unmet dependency): that is an error in our fragments.
-	if grep -A3 '^Value requested for' "$LOG" | grep -q 'Actual value'; then
+	# (The unpatched tree has no DMB options: those it may refuse.)
+	if awk -v skip="$([ "$flavour" = unpatched ] && echo _DMB_)" '
+		/^Value requested for/ { mine = skip == "" || index($0, skip) == 0 }
+		/^Actual value/ && mine { bad = 1 }
+		END { exit !bad }' "$LOG"; then
 		grep -B1 -A3 '^Value requested for' "$LOG" >&2
 		die "configs/base.config or configs/$flavour.config asks for values Kconfig refused"
 	fi
