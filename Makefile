@@ -4,6 +4,7 @@
 #
 #   make demo           build, boot the default board, show what DMBs do
 #   make test           every test: static checks and all boot scenarios
+#   make bench          DMB against CMA and a carve-out (build/bench/)
 #   make stress         the long stress runs (tests/stress/, hours)
 #   make scenario S=x   boot and check one scenario (tests/scenarios/x.scn)
 #   make boot S=x       boot a scenario's machine interactively
@@ -22,11 +23,11 @@ GUEST_BINS := $(addprefix $(B)/guest/,$(GUEST_PROGS))
 BOARDS := $(patsubst dts/%.dts,%,$(wildcard dts/*.dts))
 DTBS := $(addprefix $(B)/dtb/,$(addsuffix .dtb,$(BOARDS)))
 
-.PHONY: all deps prepare dtbs guest test demo stress scenario boot clean help
+.PHONY: all deps prepare dtbs guest test demo bench stress scenario boot clean help
 .DEFAULT_GOAL := help
 
 help:
-	@sed -n '3,12s/^# \{0,1\}//p' Makefile
+	@sed -n '3,13s/^# \{0,1\}//p' Makefile
 
 all: deps kernel-test dtbs guest
 
@@ -79,6 +80,9 @@ test:
 
 demo:
 	@sh scripts/demo.sh
+
+bench:
+	@sh scripts/bench.sh
 
 stress:
 	@SCENARIO_FILES="$(wildcard tests/stress/*.scn)" sh scripts/test.sh

@@ -1,0 +1,375 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make bench: a DMB against CMA and a carve-out, measured side by side.
+#
+# Boots, all in QEMU on the test kernel unless said otherwise:
+#   claim     bench board: claim latency of each region by size and
+#             occupancy, and the memory-speed floor (tests/guest/bench.c)
+#   reuse     bench board, fresh: how much of each idle region user pages
+#             use under fixed workloads
+#   balance   2 GiB board x {no parameter, movablecore=512M, one DMB per
+#             controller} x {page_alloc.shuffle off, on}: where a user
+#             workload's pages land
+#   boot      the 2 GiB board without DMBs, patched and unpatched kernel
+#             alternately: boot time and zone layout
+# Then writes results.md, *.dat and PNG plots (gnuplot) to build/bench/
+# and prints a summary with the targets met or not.
+#
+# BENCH_SIZE=small (what make test runs) does every part at a small size
+# into build/bench-small/ and checks that every metric was produced;
+# with RESULTS set, the check's "<passed> <failed> 0 bench" is appended.
+set -eu
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+cd "$TOP"
+
+size=${BENCH_SIZE:-full}
+case $size in
+full)
+	OUT=$TOP/build/bench
+	SIZES=64M,128M,256M OCC=0,25,50,75,100 REPS=10
+	LEVELS=60,80,95 WORKLOAD=512M BOOTS=3
+	;;
+small)
+	OUT=$TOP/build/bench-small
+	SIZES=16M OCC=0,50,100 REPS=2
+	LEVELS=60,80,95 WORKLOAD=128M BOOTS=1
+	;;
+*)
+	echo "bench: error: BENCH_SIZE=$size: expected full or small" >&2
+	exit 2
+	;;
+esac
+check_results=${RESULTS:-}
+unset RESULTS
+
+make -s deps prepare
+make -s kernel-test modules-test kernel-unpatched dtbs guest
+
+rm -rf "$OUT"
+mkdir -p "$OUT/scn"
+start=$(date +%s)
+
+# scenario <name> <board> <config> <cmdline> <check>
+scenario() {
+	cat > "$OUT/scn/bench-$size-$1.scn" <<-EOF
+	description: make bench ($size): $1
+	board: $2
+	memory: 2G
+	boot: direct
+	config: $3
+	timeout: 1800
+	cmdline: $4
+	check: $5
+	EOF
+}
+
+scenario claim bench-2g test "" \
+	"bench --part=claim --sizes=$SIZES --occ=$OCC --reps=$REPS"
+scenario reuse bench-2g test "" "bench --part=reuse --levels=$LEVELS"
+for shuffle in 0 1; do
+	scenario "balance-none-$shuffle" board-2g test "page_alloc.shuffle=$shuffle" \
+		"bench --part=balance --workload=$WORKLOAD --label=none"
+	scenario "balance-movablecore-$shuffle" board-2g test \
+		"movablecore=512M page_alloc.shuffle=$shuffle" \
+		"bench --part=balance --workload=$WORKLOAD --label=movablecore=512M"
+	scenario "balance-dmb-$shuffle" dmb-2g test "page_alloc.shuffle=$shuffle" \
+		"bench --part=balance --workload=$WORKLOAD --label=DMB-per-controller"
+done
+i=1
+while [ $i -le $BOOTS ]; do
+	for k in test unpatched; do
+		scenario "boot-$k-$i" board-2g $k "kunit.enable=0" \
+			"bench --part=boot --label=$k"
+	done
+	i=$((i + 1))
+done
+
+# -mem-prealloc: the host backs all guest RAM before the boot, so that no
+# claim pays for QEMU's first touch of a page.
+failed_boots=
+for f in "$OUT"/scn/*.scn; do
+	n=$(basename "$f" .scn)
+	if ! QEMU_EXTRA=-mem-prealloc sh scripts/run-scenario.sh --no-build "$f" \
+			> "$OUT/$n.out" 2>&1; then
+		failed_boots="$failed_boots ${n#bench-"$size"-}"
+		tail -n 20 "$OUT/$n.out" | sed 's/^/   /'
+	fi
+	sed -n 's/^ *# bench: //p' "build/run/$n/console" > "$OUT/$n.txt" 2>/dev/null || :
+	echo "bench: $(tail -n 1 "$OUT/$n.out" | sed 's/^== //')"
+done
+secs=$(( $(date +%s) - start ))
+
+# ---- tables ---------------------------------------------------------------
+# Every figure line is "<what> key=value ..."; kv() in awk gets a value.
+AWK_KV='function kv(k,   i, p) { for (i = 2; i <= NF; i++) { p = index($i, "="); if (substr($i, 1, p - 1) == k) return substr($i, p + 1) } return "" }'
+
+cat "$OUT"/bench-"$size"-claim.txt > "$OUT/claim.txt" 2>/dev/null || : > "$OUT/claim.txt"
+
+awk "$AWK_KV"'
+$1 == "floor" { copy = kv("copy_mb_s"); zero = kv("zero_mb_s") }
+$1 == "claim" {
+	k = kv("size_mb") " " kv("occ_target")
+	r = kv("region")
+	if (!(k in seen)) { seen[k] = 1; keys[++n] = k }
+	occ[r, k] = kv("occ"); mig[r, k] = kv("migrated_mb"); fail[r, k] = kv("failed")
+	ok[r, k] = kv("n"); err[r, k] = kv("errno")
+	c50[r, k] = kv("claim_p50_us") / 1000; c99[r, k] = kv("claim_p99_us") / 1000
+	cmax[r, k] = kv("claim_max_us") / 1000
+	t50[r, k] = kv("total_p50_us") / 1000; t99[r, k] = kv("total_p99_us") / 1000
+	tmax[r, k] = kv("total_max_us") / 1000
+}
+function cell(r, k, a, b, c) {
+	if (ok[r, k] == 0) return sprintf("cannot (errno %d)", err[r, k])
+	return sprintf("%.1f / %.1f / %.1f", a, b, c) (fail[r, k] ? " (" fail[r, k] " failed)" : "")
+}
+function ratio(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "n/a" }
+END {
+	printf "memory speed floor: copy %s MB/s, zero %s MB/s\n", copy, zero > "'"$OUT"'/floor.txt"
+	print "| size MiB | occupancy target % | DMB reached % | DMB claim ms p50 / p99 / max | DMB claim + zero ms p50 / p99 / max | CMA reached % | CMA (DMA API, zeroes) ms p50 / p99 / max | DMB+zero / CMA p50 | p99 | migrated MiB | floor ms | DMB claim / floor p50 | p99 |"
+	print "|---:|---:|---:|---|---|---:|---|---:|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= n; i++) {
+		k = keys[i]; split(k, sz, " ")
+		floor_ms = copy > 0 ? mig["dmb", k] / copy * 1000 : 0
+		if (sz[2] == 0 && ("carveout", k) in ok)
+			carve[sz[1]] = sprintf("| %s | carve-out: claim %.3f / %.3f / %.3f ms, claim + zero %.1f / %.1f / %.1f ms |", sz[1], c50["carveout", k], c99["carveout", k], cmax["carveout", k], t50["carveout", k], t99["carveout", k], tmax["carveout", k])
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %s | %s |\n", sz[1], sz[2],
+			occ["dmb", k], cell("dmb", k, c50["dmb", k], c99["dmb", k], cmax["dmb", k]),
+			cell("dmb", k, t50["dmb", k], t99["dmb", k], tmax["dmb", k]),
+			occ["cma", k], cell("cma", k, c50["cma", k], c99["cma", k], cmax["cma", k]),
+			(ok["cma", k] ? ratio(t50["dmb", k], t50["cma", k]) : "n/a"),
+			(ok["cma", k] ? ratio(t99["dmb", k], t99["cma", k]) : "n/a"),
+			mig["dmb", k], floor_ms,
+			(floor_ms >= 1 ? ratio(c50["dmb", k], floor_ms) : "n/a"),
+			(floor_ms >= 1 ? ratio(c99["dmb", k], floor_ms) : "n/a")
+		# plot data: occupancy reached, DMB claim, DMB total, CMA, floor
+		printf "%s %s %.2f %.2f %.2f %.2f %s %.2f %.2f %.2f\n", sz[2], occ["dmb", k],
+			c50["dmb", k], c99["dmb", k], t50["dmb", k], t99["dmb", k],
+			occ["cma", k], t50["cma", k], t99["cma", k], floor_ms > ("'"$OUT"'/claim-" sz[1] ".dat")
+	}
+	print ""
+	hdr = "| size MiB | carve-out (no user pages, never migrates) |\n|---:|---|"
+	for (s in carve) { if (hdr) print hdr > "'"$OUT"'/carve.md"; hdr = ""; print carve[s] > "'"$OUT"'/carve.md" }
+}' "$OUT/claim.txt" > "$OUT/claim.md"
+
+cat "$OUT"/bench-"$size"-reuse.txt > "$OUT/reuse.txt" 2>/dev/null || : > "$OUT/reuse.txt"
+awk "$AWK_KV"'
+BEGIN {
+	print "| workload % of available | workload MiB | DMB used by user pages % | CMA % | carve-out % | of which the workload: DMB % | CMA % |"
+	print "|---:|---:|---:|---:|---:|---:|---:|"
+}
+$1 == "reuse" {
+	printf "| %s | %s | %s | %s | %s | %s | %s |\n", kv("level"), kv("workload_mb"), kv("dmb_pct"), kv("cma_pct"), kv("carveout_pct"), kv("dmb_workload_pct"), kv("cma_workload_pct")
+	printf "%s %s %s %s\n", kv("level"), kv("dmb_pct"), kv("cma_pct"), kv("carveout_pct") > "'"$OUT"'/reuse.dat"
+}' "$OUT/reuse.txt" > "$OUT/reuse.md"
+
+cat "$OUT"/bench-"$size"-balance-*.txt > "$OUT/balance.txt" 2>/dev/null || : > "$OUT/balance.txt"
+awk "$AWK_KV"'
+BEGIN {
+	print "| configuration | page_alloc.shuffle | workload MiB | on DRAM-0 % | on DRAM-1 % |"
+	print "|---|---:|---:|---:|---:|"
+}
+$1 == "balance" {
+	printf "| %s | %s | %s | %s | %s |\n", kv("label"), kv("shuffle"), kv("workload_mb"), kv("ctrl0_pct"), kv("ctrl1_pct")
+	printf "\"%s shuffle=%s\" %s %s\n", kv("label"), kv("shuffle"), kv("ctrl0_pct"), kv("ctrl1_pct") > "'"$OUT"'/balance.dat"
+}' "$OUT/balance.txt" > "$OUT/balance.md"
+
+cat "$OUT"/bench-"$size"-boot-*.txt > "$OUT/boot.txt" 2>/dev/null || : > "$OUT/boot.txt"
+awk "$AWK_KV"'
+$1 == "boot" { l = kv("label"); t[l] = t[l] " " kv("uptime_ms"); nb[l]++; mem[l] = kv("memtotal_kb") }
+$1 == "zone" && !done[kv("label"), kv("name")]++ {
+	l = kv("label")
+	z[l] = z[l] sprintf("%s %s+%s present %s managed %s; ", kv("name"), kv("start_pfn"), kv("spanned"), kv("present"), kv("managed"))
+	span[l] = span[l] sprintf("%s %s+%s/%s ", kv("name"), kv("start_pfn"), kv("spanned"), kv("present"))
+}
+function median(s,   a, n, i, j, x) {
+	n = split(s, a, " ")
+	for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > x + 0; j--) a[j + 1] = a[j]; a[j + 1] = x }
+	return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
+}
+END {
+	print "| kernel | boots | time to /init ms, median | MemTotal kB | zones (start pfn + spanned, present, managed pages) |"
+	print "|---|---:|---:|---:|---|"
+	for (l in nb) printf "| %s | %d | %s | %s | %s |\n", (l == "test" ? "6.12 + series, no DMB" : "6.12 unpatched"), nb[l], median(t[l]), mem[l], z[l]
+	printf "\nZone layout (spans and present pages) %s; MemTotal lower by %d kB with the series.\n", (span["test"] == span["unpatched"] ? "identical" : "DIFFERS"), mem["unpatched"] - mem["test"]
+	if (median(t["unpatched"]) > 0)
+		printf "Boot time ratio patched / unpatched: %.2f\n", median(t["test"]) / median(t["unpatched"])
+}' "$OUT/boot.txt" > "$OUT/boot.md"
+echo "Kernel Image: $(stat -c %s build/obj-test/arch/arm64/boot/Image) bytes with the series (and its KUnit suite), $(stat -c %s build/obj-unpatched/arch/arm64/boot/Image) without." >> "$OUT/boot.md"
+
+# ---- targets ----------------------------------------------------------------
+awk "$AWK_KV"'
+$1 == "floor" { copy = kv("copy_mb_s") }
+$1 == "claim" {
+	k = kv("size_mb") " " kv("occ_target"); r = kv("region")
+	ok[r, k] = kv("n"); t50[r, k] = kv("total_p50_us"); t99[r, k] = kv("total_p99_us")
+	c50[r, k] = kv("claim_p50_us"); c99[r, k] = kv("claim_p99_us"); mig[k] = kv("migrated_mb")
+	if (r == "dmb") keys[++n] = k
+}
+$1 == "reuse" && kv("level") >= 80 {
+	rn++
+	if (kv("dmb_pct") >= 99) rok++
+	if (rn == 1 || kv("dmb_pct") + 0 < rmin) rmin = kv("dmb_pct") + 0
+}
+$1 == "balance" && kv("label") == "DMB-per-controller" && kv("shuffle") == "Y" {
+	b = kv("ctrl0_pct"); bal = (b >= 45 && b <= 55) ? "met" : "NOT met"; bval = b
+}
+END {
+	for (i = 1; i <= n; i++) {
+		k = keys[i]
+		if (ok["cma", k] && ok["dmb", k]) {
+			cn++
+			if (t50["dmb", k] <= 0.5 * t50["cma", k] && t99["dmb", k] <= 0.5 * t99["cma", k]) cm++
+			x = t50["dmb", k] / t50["cma", k]; if (x > worst) worst = x
+		}
+		fl = copy > 0 ? mig[k] / copy * 1e6 : 0
+		if (fl >= 1000 && ok["dmb", k]) {
+			fn++
+			if (c50["dmb", k] <= 3 * fl && c99["dmb", k] <= 3 * fl) fm++
+			y = c99["dmb", k] / fl; if (y > fworst) fworst = y
+		}
+	}
+	printf "| target | result | met? |\n|---|---|---|\n"
+	printf "| DMB claim p50 and p99 <= 0.5x CMA at equal occupancy (both zeroing) | %d of %d cells; worst p50 ratio %.2f | %s |\n", cm, cn, worst, (cn && cm == cn ? "met" : "NOT met")
+	printf "| DMB claim p50 and p99 <= 3x the memcpy floor of the migrated bytes | %d of %d cells; worst p99 ratio %.2f | %s |\n", fm, fn, fworst, (fn && fm == fn ? "met" : "NOT met")
+	printf "| idle DMB >= 99%% used by user pages under pressure (80, 95%% workloads) | lowest %s%% | %s |\n", rmin, (rn && rok == rn ? "met" : "NOT met")
+	if (bal == "") bal = "NOT met"
+	printf "| balance 50+-5%% with a DMB per controller and shuffle | %s%% on DRAM-0 | %s |\n", bval, bal
+}' "$OUT/claim.txt" "$OUT/reuse.txt" "$OUT/balance.txt" > "$OUT/targets.md"
+
+# ---- plots ------------------------------------------------------------------
+if command -v gnuplot > /dev/null; then
+	for d in "$OUT"/claim-*.dat; do
+		[ -f "$d" ] || continue
+		s=$(basename "$d" .dat)
+		gnuplot > "$OUT/gnuplot.err" 2>&1 <<-EOF || true
+		set terminal pngcairo size 800,500
+		set output "$OUT/$s.png"
+		set title "Claim of ${s#claim-} MiB: latency by occupancy (same boot)"
+		set xlabel "region occupancy by user pages, target %"
+		set ylabel "ms"
+		set key top left
+		set grid
+		plot "$d" using 1:3 with linespoints title "DMB claim p50", \
+		     "$d" using 1:5 with linespoints title "DMB claim+zero p50", \
+		     "$d" using 1:6 with linespoints dt 2 title "DMB claim+zero p99", \
+		     "$d" using 1:8 with linespoints title "CMA (DMA API) p50", \
+		     "$d" using 1:9 with linespoints dt 2 title "CMA (DMA API) p99", \
+		     "$d" using 1:10 with lines lw 2 title "memcpy floor of the migrated bytes"
+		EOF
+	done
+	gnuplot >> "$OUT/gnuplot.err" 2>&1 <<-EOF || true
+	set terminal pngcairo size 800,500
+	set style data histogram
+	set style histogram cluster gap 1
+	set style fill solid border -1
+	set yrange [0:105]
+	set grid y
+	set output "$OUT/reuse.png"
+	set title "Idle regions used by user pages"
+	set xlabel "workload, % of available memory"
+	set ylabel "% of the region holding user pages"
+	plot "$OUT/reuse.dat" using 2:xtic(1) title "DMB", "" using 3 title "CMA", "" using 4 title "carve-out"
+	set output "$OUT/balance.png"
+	set title "Where a user workload lands"
+	set xtics rotate by -20
+	set xlabel ""
+	set ylabel "% of the workload's pages"
+	plot "$OUT/balance.dat" using 2:xtic(1) title "DRAM-0", "" using 3 title "DRAM-1"
+	EOF
+fi
+
+{
+	echo "# make bench ($size), $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo
+	echo "Linux 6.12 + patches/ (test kernel), QEMU TCG arm64, 2 GiB, $(nproc) host CPUs."
+	echo "Bench board: DMB, CMA (reusable shared-dma-pool) and no-map carve-out, 256 MiB each on DRAM-1."
+	echo "$REPS claims per cell; p99 is the nearest rank, so with fewer than 100 claims it is the maximum."
+	echo "$(cat "$OUT/floor.txt")"
+	echo
+	echo "## Targets"
+	echo
+	cat "$OUT/targets.md"
+	echo
+	echo "## Claim latency"
+	echo
+	cat "$OUT/claim.md"
+	cat "$OUT/carve.md" 2>/dev/null || true
+	echo
+	echo "## Reuse of idle regions"
+	echo
+	cat "$OUT/reuse.md"
+	echo
+	echo "## Controller balance"
+	echo
+	cat "$OUT/balance.md"
+	echo
+	echo "## Cost when unused"
+	echo
+	cat "$OUT/boot.md"
+	echo
+	echo "Bench boots took ${secs}s.${failed_boots:+ FAILED boots:$failed_boots}"
+} > "$OUT/results.md"
+
+# ---- summary ------------------------------------------------------------------
+echo
+echo "== make bench ($size): $OUT/results.md"
+cat "$OUT/floor.txt"
+echo
+awk -F'|' 'NR > 2 { printf "%4s MiB @%3s%%: DMB %5s%% claim p50 %s | CMA %5s%% %s | DMB+zero/CMA %s | /floor %s\n", $2 + 0, $3 + 0, $4 + 0, $5, $7 + 0, $8, $9, $13 }' "$OUT/claim.md" |
+	sed 's/  */ /g'
+echo
+grep '^| [0-9]' "$OUT/reuse.md" | awk -F'|' '{ printf "reuse at %s%%: DMB %s%%, CMA %s%%, carve-out %s%%\n", $2 + 0, $4 + 0, $5 + 0, $6 + 0 }'
+grep '^| [a-zA-Z]' "$OUT/balance.md" | grep -v configuration |
+	awk -F'|' '{ gsub(/ /, ""); printf "balance %-20s shuffle=%s: DRAM-0 %5.1f%%, DRAM-1 %5.1f%%\n", $2, $3, $5, $6 }'
+sed -n 's/^| \(6\.12.*\) | \([0-9]*\) | \([0-9.]*\) | \([0-9]*\) |.*/boot: \1: \3 ms to \/init (median of \2), MemTotal \4 kB/p' "$OUT/boot.md"
+grep -E 'Zone layout|ratio' "$OUT/boot.md"
+echo
+sed -n 's/^| \(.*\) | \(.*\) | \(.*\) |$/\3: \1 (\2)/p' "$OUT/targets.md" | grep -v '^met?\|^---'
+[ -z "$failed_boots" ] || echo "bench: FAILED boots:$failed_boots"
+
+# ---- every metric produced? ---------------------------------------------------
+pass=0 fail=0
+has() {	# has <description> <file> <extended regex>
+	if grep -Eq "$3" "$2" 2>/dev/null; then
+		pass=$((pass + 1)); echo "   [PASSED] bench produced $1"
+	else
+		fail=$((fail + 1)); echo "   [FAILED] bench produced $1 (no /$3/ in $2)"
+	fi
+}
+echo
+for s in $(echo "$SIZES" | tr ',' ' '); do
+	mb=$(( $(echo "$s" | tr -d 'M') ))
+	for o in $(echo "$OCC" | tr ',' ' '); do
+		has "DMB and CMA claim latency, ${mb} MiB at $o%" "$OUT/claim.txt" \
+			"^claim region=dmb size_mb=$mb occ_target=$o .* n=[1-9].*claim_p99_us=[0-9]+"
+		has "CMA claim figures, ${mb} MiB at $o%" "$OUT/claim.txt" \
+			"^claim region=cma size_mb=$mb occ_target=$o .*total_p50_us="
+	done
+	has "carve-out claim latency, ${mb} MiB" "$OUT/claim.txt" \
+		"^claim region=carveout size_mb=$mb .* n=[1-9]"
+done
+has "the memcpy floor" "$OUT/claim.txt" '^floor copy_mb_s=[1-9]'
+for l in $(echo "$LEVELS" | tr ',' ' '); do
+	has "reuse at $l%" "$OUT/reuse.txt" "^reuse level=$l .*dmb_pct=[0-9.]+ .*cma_pct=[0-9.]+ .*carveout_pct=[0-9.]+"
+done
+for c in none movablecore=512M DMB-per-controller; do
+	for sh in N Y; do
+		has "balance $c shuffle=$sh" "$OUT/balance.txt" "^balance label=$c shuffle=$sh .*ctrl1_pct=[0-9.]+"
+	done
+done
+has "boot time, patched" "$OUT/boot.txt" '^boot label=test uptime_ms=[0-9]+'
+has "boot time, unpatched" "$OUT/boot.txt" '^boot label=unpatched uptime_ms=[0-9]+'
+has "zone layout comparison" "$OUT/boot.md" '^Zone layout .*(identical|DIFFERS)'
+has "the targets table" "$OUT/targets.md" 'memcpy floor'
+for p in reuse balance $(for s in $(echo "$SIZES" | tr ',' ' '); do echo "claim-$(( $(echo "$s" | tr -d 'M') ))"; done); do
+	has "plot $p.png" "$OUT/$p.png" 'PNG'
+done
+if [ -z "$failed_boots" ]; then
+	pass=$((pass + 1)); echo "   [PASSED] every bench boot finished"
+else
+	fail=$((fail + 1)); echo "   [FAILED] bench boots failed:$failed_boots"
+fi
+echo "== bench ($size): $pass passed, $fail failed (${secs}s of boots)"
+[ -z "$check_results" ] || echo "$pass $fail 0 bench-$size" >> "$check_results"
+[ $fail = 0 ]

@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench - the in-guest half of make bench.  Prints its figures as
+ * "# bench: <what> key=value..." lines that scripts/bench.sh collects from
+ * the console; the KTAP results only say that each part ran and that no
+ * user data was harmed.  Parts (--part=):
+ *
+ * claim    On the bench board (dmb_bench module): for each region (dmb,
+ *          cma; the carve-out at 0%, it never holds user pages), size
+ *          (--sizes) and occupancy (--occ, % of the region's pages held by
+ *          this program's anonymous pages, reached by filling and verified
+ *          through pagemap before every claim), --reps claims, each timed
+ *          in the kernel.  User pages are steered into the CMA region the
+ *          only way CMA allows: while filling it the DMB is claimed and
+ *          unmovable kernel "ballast" holds the rest of free memory, so
+ *          that CMA is where free memory is; both are let go before the
+ *          claim is timed, so every claim runs with the same free memory.
+ *          Every filler page carries a stamp checked after each claim.
+ * reuse    Fixed anonymous workloads of --levels % of the memory available
+ *          at start: the share of each idle region holding user pages.
+ * balance  A --workload of anonymous memory: its share on each DRAM
+ *          controller.
+ * boot     Time from power-on to this program (/proc/uptime) and the zone
+ *          layout, for the cost of the series when no DMB is configured.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "guest.h"
+
+#define BENCH_DIR	"/sys/kernel/debug/dmb_bench/"
+#define CHUNK_PAGES	1024
+#define MAX_CHUNKS	4096
+#define MAX_REPS	64
+#define RESERVE_KB	(48 * 1024)	/* stop filling below this MemFree */
+#define NONCMA_MARGIN_KB (16 * 1024)	/* ... or this much above the high
+					 * watermarks outside CMA */
+#define STALL_CHUNKS	4		/* region full: chunks that missed it */
+
+enum { R_DMB, R_CMA, R_CARVEOUT, NR_REGIONS };
+static const char *const rname[NR_REGIONS] = { "dmb", "cma", "carveout" };
+
+static struct {
+	uint64_t base, size;	/* bytes */
+} reg[NR_REGIONS];
+
+static char *chunks[MAX_CHUNKS];
+static int nchunks;
+static long lost;		/* filler pages whose stamp changed */
+static int pagemap_fd = -1;
+
+/* ---- the bench module's debugfs ---------------------------------------- */
+
+static int bench_write(const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int bench_write(const char *file, const char *fmt, ...)
+{
+	char path[128], buf[128];
+	va_list ap;
+	int fd, len, ret = 0;
+
+	va_start(ap, fmt);
+	len = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), BENCH_DIR "%s", file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, buf, len) != len)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int bench_read(const char *file, char *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), BENCH_DIR "%s", file);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return 0;
+}
+
+static int read_regions(void)
+{
+	char buf[512], name[16], *line, *save;
+	unsigned long long base, size;
+	int i, found = 0;
+
+	if (bench_read("regions", buf, sizeof(buf)))
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%15s %llx %llx", name, &base, &size) != 3)
+			continue;
+		for (i = 0; i < NR_REGIONS; i++)
+			if (!strcmp(name, rname[i])) {
+				reg[i].base = base;
+				reg[i].size = size;
+				found++;
+			}
+	}
+	return found == NR_REGIONS ? 0 : -1;
+}
+
+/* Sum of the high watermarks of the zones the kernel itself allocates from. */
+static long kernel_high_kb(void)
+{
+	char line[256], zone[32] = "";
+	long pages, sum = 0;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return 64 * 1024;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %*d, zone %31s", zone) == 1)
+			continue;
+		if (sscanf(line, " high %ld", &pages) == 1 && strcmp(zone, "Movable"))
+			sum += pages;
+	}
+	fclose(f);
+	return sum * (page_size() / 1024);
+}
+
+/* ---- filler pages ------------------------------------------------------- */
+
+static uint64_t stamp(const char *p)
+{
+	return (uintptr_t)p ^ 0x5deece66d1234567ULL;
+}
+
+static int region_of_pfn(uint64_t pfn)
+{
+	uint64_t pa = pfn * page_size();
+	int i;
+
+	for (i = 0; i < NR_REGIONS; i++)
+		if (pa >= reg[i].base && pa < reg[i].base + reg[i].size)
+			return i;
+	return -1;
+}
+
+/* One more chunk of touched, stamped anonymous pages; 0 or -1. */
+static int chunk_add(void)
+{
+	long ps = page_size();
+	char *p;
+	int i;
+
+	if (nchunks == MAX_CHUNKS)
+		return -1;
+	p = mmap(NULL, CHUNK_PAGES * ps, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	/* base pages: a THP would move as one and blur the occupancy */
+	madvise(p, CHUNK_PAGES * ps, MADV_NOHUGEPAGE);
+	for (i = 0; i < CHUNK_PAGES; i++)
+		*(uint64_t *)(p + i * ps) = stamp(p + i * ps);
+	chunks[nchunks++] = p;
+	return 0;
+}
+
+static void chunks_free_all(void)
+{
+	while (nchunks)
+		munmap(chunks[--nchunks], CHUNK_PAGES * page_size());
+}
+
+/*
+ * Which pages of a region the filler keeps at occupancy @occ percent: a
+ * hash of the PFN, so that every part of the region, and so the run a
+ * claim takes, is filled to the same share.
+ */
+static int keep_pfn(uint64_t pfn, int occ)
+{
+	return (int)(((pfn * 0x9e3779b97f4a7c15ULL) >> 40) % 100) < occ;
+}
+
+/*
+ * Walk every filler page through pagemap: check its stamp, keep it if it
+ * is in region @r and chosen by keep_pfn(@occ), free it otherwise.  The
+ * PFNs kept go to @pfns (may be NULL).  Returns how many pages are kept.
+ */
+static long chunks_scan(int r, int occ, uint64_t *pfns)
+{
+	static uint64_t ent[CHUNK_PAGES];
+	long ps = page_size(), kept = 0;
+	int c, i, out = 0;
+
+	for (c = 0; c < nchunks; c++) {
+		char *p = chunks[c];
+		int run = -1, present = 0;
+
+		if (pread(pagemap_fd, ent, sizeof(ent),
+			  (uintptr_t)p / ps * sizeof(ent[0])) != sizeof(ent))
+			t_bail("reading pagemap: %s", strerror(errno));
+		for (i = 0; i <= CHUNK_PAGES; i++) {
+			int drop = 0;
+
+			if (i < CHUNK_PAGES && (ent[i] >> 63)) {
+				uint64_t pfn = ent[i] & ((1ULL << 55) - 1);
+
+				if (*(uint64_t *)(p + i * ps) != stamp(p + i * ps))
+					lost++;
+				if (region_of_pfn(pfn) == r && keep_pfn(pfn, occ)) {
+					if (pfns)
+						pfns[kept] = pfn;
+					kept++;
+					present++;
+				} else {
+					drop = 1;
+				}
+			}
+			/* free runs of dropped pages with one madvise each */
+			if (drop && run < 0)
+				run = i;
+			if (!drop && run >= 0) {
+				madvise(p + run * ps, (i - run) * ps, MADV_DONTNEED);
+				run = -1;
+			}
+		}
+		if (!present) {
+			munmap(p, CHUNK_PAGES * ps);
+			continue;
+		}
+		chunks[out++] = p;
+	}
+	nchunks = out;
+	return kept;
+}
+
+/* Count present filler pages by region without changing anything. */
+static void chunks_count(long *per_region)
+{
+	static uint64_t ent[CHUNK_PAGES];
+	long ps = page_size();
+	int c, i;
+
+	memset(per_region, 0, sizeof(long) * (NR_REGIONS + 1));
+	for (c = 0; c < nchunks; c++) {
+		if (pread(pagemap_fd, ent, sizeof(ent),
+			  (uintptr_t)chunks[c] / ps * sizeof(ent[0])) != sizeof(ent))
+			t_bail("reading pagemap: %s", strerror(errno));
+		for (i = 0; i < CHUNK_PAGES; i++) {
+			int where;
+
+			if (!(ent[i] >> 63))
+				continue;
+			where = region_of_pfn(ent[i] & ((1ULL << 55) - 1));
+			per_region[where < 0 ? NR_REGIONS : where]++;
+		}
+	}
+}
+
+/*
+ * Fill region @r to @occ percent: take every page of it user pages can
+ * get, then keep those keep_pfn() chooses.  For CMA the DMB is claimed and
+ * the ballast takes free memory outside CMA while filling: CMA only hands
+ * pages to user space while more of it is free than of the rest.  Returns
+ * the pages of @r held; their PFNs are in @pfns.
+ */
+static long fill(int r, int occ, uint64_t *pfns)
+{
+	int steered = 0, stalled = 0, ballast = -1;
+	long have, noncma_reserve = kernel_high_kb() + NONCMA_MARGIN_KB;
+
+	if (!occ)
+		return chunks_scan(r, 0, pfns);
+	have = chunks_scan(r, occ, NULL);
+	if (r == R_CMA) {
+		/* the module keeps what the kernel needs: ask for everything */
+		char buf[32] = "?";
+		int ret, n;
+
+		ret = bench_write("claim", "dmb %llu", (unsigned long long)reg[R_DMB].size);
+		steered = !ret;
+		ballast = open(BENCH_DIR "ballast", O_RDWR);
+		if (ballast >= 0) {
+			dprintf(ballast, "%lld", (long long)meminfo_kb("MemTotal") / 1024);
+			n = pread(ballast, buf, sizeof(buf) - 1, 0);
+			buf[n > 0 ? n - 1 : 0] = '\0';
+		}
+		t_diag("steer: dmb claim %d, ballast %s MiB, MemFree %lld kB, CmaFree %lld kB",
+		       ret, buf, (long long)meminfo_kb("MemFree"),
+		       (long long)meminfo_kb("CmaFree"));
+	}
+	/*
+	 * Until the region is full: a full ZONE_MOVABLE keeps its watermark
+	 * free (~0.6% here), a CMA region the share the heuristic above
+	 * leaves; and never below RESERVE_KB free, nor outside CMA.
+	 */
+	while (stalled < STALL_CHUNKS && have < (long)(reg[r].size / page_size()) &&
+	       meminfo_kb("MemFree") > RESERVE_KB &&
+	       meminfo_kb("MemFree") - meminfo_kb("CmaFree") > noncma_reserve) {
+		static uint64_t ent[CHUNK_PAGES];
+		long ps = page_size(), in = 0;
+		int i;
+
+		if (chunk_add())
+			break;
+		if (pread(pagemap_fd, ent, sizeof(ent),
+			  (uintptr_t)chunks[nchunks - 1] / ps * sizeof(ent[0])) != sizeof(ent))
+			t_bail("reading pagemap: %s", strerror(errno));
+		for (i = 0; i < CHUNK_PAGES; i++)
+			if ((ent[i] >> 63) && region_of_pfn(ent[i] & ((1ULL << 55) - 1)) == r)
+				in++;
+		have += in;
+		/*
+		 * ZONE_MOVABLE is always tried first: chunks that miss the
+		 * DMB mean it is full.  CMA is used or not as its free share
+		 * swings: only memory says when to stop.
+		 */
+		if (r == R_DMB)
+			stalled = in ? 0 : stalled + 1;
+	}
+	if (r == R_CMA) {
+		if (ballast >= 0)
+			close(ballast);
+		if (steered)
+			bench_write("release", "dmb");
+	}
+	return chunks_scan(r, occ, pfns);
+}
+
+/* ---- statistics --------------------------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of n sorted values. */
+static uint64_t pct(const uint64_t *v, int n, int p)
+{
+	int rank = (p * n + 99) / 100;
+
+	if (!n)
+		return 0;
+	return v[rank < 1 ? 0 : rank - 1];
+}
+
+static void stats(const char *what, uint64_t *v, int n, char *out, size_t len)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+	snprintf(out, len, "%s_p50_us=%llu %s_p99_us=%llu %s_max_us=%llu",
+		 what, (unsigned long long)pct(v, n, 50) / 1000,
+		 what, (unsigned long long)pct(v, n, 99) / 1000,
+		 what, (unsigned long long)(n ? v[n - 1] : 0) / 1000);
+}
+
+/* ---- parts -------------------------------------------------------------- */
+
+static int parse_list(const char *s, int64_t *out, int max)
+{
+	char buf[256], *tok, *save;
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
+		out[n] = parse_size(tok);
+		if (out[n] < 0)
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+static void claim_cell(int r, uint64_t size, int occ, int reps, uint64_t *pfns)
+{
+	uint64_t claim[MAX_REPS], total[MAX_REPS], zero[MAX_REPS];
+	long region_pages = reg[r].size / page_size();
+	double occ_sum = 0, range_sum = 0, migrated_sum = 0;
+	int i, ok = 0, fail = 0, outside = 0, last_err = 0;
+	char s1[160], s2[160], s3[160];
+
+	for (i = 0; i < reps; i++) {
+		long have = 0, migrated = 0, j;
+		unsigned long long pfn, pages, ns, zns;
+		char buf[128], name[16];
+
+		if (r != R_CARVEOUT)
+			have = fill(r, occ, pfns);
+		if (bench_write("claim", "%s %llu zero", rname[r], (unsigned long long)size)) {
+			bench_read("claim", buf, sizeof(buf));
+			sscanf(buf, "error %*s %d", &last_err);
+			fail++;
+			continue;
+		}
+		if (bench_read("claim", buf, sizeof(buf)) ||
+		    sscanf(buf, "ok %15s %llx %llu %llu %llu", name, &pfn, &pages, &ns, &zns) != 5)
+			t_bail("unexpected claim result: %s", buf);
+		if (pfn * page_size() < reg[r].base ||
+		    (pfn + pages) * page_size() > reg[r].base + reg[r].size)
+			outside++;
+		for (j = 0; j < have; j++)
+			if (pfns[j] >= pfn && pfns[j] < pfn + pages)
+				migrated++;
+		if (bench_write("release", "%s", rname[r]))
+			t_bail("release %s failed", rname[r]);
+		t_diag("rep region=%s size_mb=%llu occ_target=%d occ=%.1f migrated=%ld claim_us=%llu zero_us=%llu",
+		       rname[r], (unsigned long long)size >> 20, occ,
+		       100.0 * have / region_pages, migrated, ns / 1000, zns / 1000);
+		claim[ok] = ns;
+		zero[ok] = zns;
+		total[ok] = ns + zns;
+		occ_sum += 100.0 * have / region_pages;
+		range_sum += 100.0 * migrated / pages;
+		migrated_sum += (double)migrated * page_size();
+		ok++;
+	}
+	stats("claim", claim, ok, s1, sizeof(s1));
+	stats("total", total, ok, s2, sizeof(s2));
+	stats("zero", zero, ok, s3, sizeof(s3));
+	t_info("claim region=%s size_mb=%llu occ_target=%d occ=%.1f range_occ=%.1f migrated_mb=%.1f n=%d failed=%d errno=%d %s %s %s",
+	       rname[r], (unsigned long long)size >> 20, occ,
+	       ok ? occ_sum / ok : 0, ok ? range_sum / ok : 0,
+	       ok ? migrated_sum / ok / (1 << 20) : 0, ok, fail, -last_err,
+	       s1, s2, s3);
+	t_result(!outside, "%s %lluM at %d%%: every claimed run inside the region",
+		 rname[r], (unsigned long long)size >> 20, occ);
+	if (r == R_DMB)
+		t_result(fail == 0, "%s %lluM at %d%%: %d of %d claims succeeded (last error %d)",
+			 rname[r], (unsigned long long)size >> 20, occ, ok, reps, last_err);
+}
+
+static void part_claim(int argc, char **argv)
+{
+	const char *sizes_s = opt_get(argc, argv, "sizes") ?: "64M,128M,256M";
+	const char *occ_s = opt_get(argc, argv, "occ") ?: "0,25,50,75,100";
+	int reps = atoi(opt_get(argc, argv, "reps") ?: "8");
+	int64_t sizes[8], occs[8];
+	int ns, no, r, s, o;
+	unsigned long long cb, cns, zb, zns;
+	uint64_t *pfns;
+	char buf[128];
+
+	ns = parse_list(sizes_s, sizes, 8);
+	no = parse_list(occ_s, occs, 8);
+	if (ns <= 0 || no <= 0 || reps < 1 || reps > MAX_REPS)
+		t_bail("bad --sizes=%s, --occ=%s or --reps=%d (1..%d)", sizes_s, occ_s,
+		       reps, MAX_REPS);
+	if (load_module("dmb_bench") || read_regions())
+		t_bail("no bench device: dmb_bench not loaded or regions missing");
+	for (r = 0; r < NR_REGIONS; r++)
+		t_info("region name=%s base=0x%llx size_mb=%llu", rname[r],
+		       (unsigned long long)reg[r].base,
+		       (unsigned long long)reg[r].size >> 20);
+
+	if (bench_read("copy", buf, sizeof(buf)) ||
+	    sscanf(buf, "copy %llu %llu zero %llu %llu", &cb, &cns, &zb, &zns) != 4)
+		t_bail("no memory speed from " BENCH_DIR "copy");
+	t_info("floor copy_mb_s=%.0f zero_mb_s=%.0f",
+	       cb / 1048576.0 / (cns / 1e9), zb / 1048576.0 / (zns / 1e9));
+	t_result(1, "memory speed measured");
+
+	pfns = calloc(reg[R_CMA].size > reg[R_DMB].size ? reg[R_CMA].size / page_size() :
+		      reg[R_DMB].size / page_size(), sizeof(*pfns));
+	if (!pfns)
+		t_bail("out of memory");
+	for (s = 0; s < ns; s++) {
+		claim_cell(R_CARVEOUT, sizes[s], 0, reps, pfns);
+		for (o = 0; o < no; o++)
+			for (r = R_DMB; r <= R_CMA; r++)
+				claim_cell(r, sizes[s], occs[o], reps, pfns);
+	}
+	chunks_free_all();
+	t_result(lost == 0, "user data intact across all claims (%ld pages changed)", lost);
+	free(pfns);
+}
+
+/*
+ * Pages of region @r on the LRU lists, anonymous or page cache, whoever
+ * owns them: /proc/kpageflags.  -1 if it cannot be read.
+ */
+static long region_lru_pages(int r)
+{
+	uint64_t first = reg[r].base / page_size(), n = reg[r].size / page_size();
+	static uint64_t fl[4096];
+	long lru = 0;
+	uint64_t done, i;
+	int fd = open("/proc/kpageflags", O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	for (done = 0; done < n; done += 4096) {
+		uint64_t want = n - done < 4096 ? n - done : 4096;
+
+		if (pread(fd, fl, want * 8, (first + done) * 8) != (ssize_t)(want * 8)) {
+			close(fd);
+			return -1;
+		}
+		for (i = 0; i < want; i++)
+			lru += (fl[i] >> 5) & 1;	/* KPF_LRU */
+	}
+	close(fd);
+	return lru;
+}
+
+static void part_reuse(int argc, char **argv)
+{
+	const char *levels_s = opt_get(argc, argv, "levels") ?: "60,80,95";
+	int64_t levels[8];
+	long avail_kb = meminfo_kb("MemAvailable"), ps_kb = page_size() / 1024;
+	int n, l, r;
+
+	n = parse_list(levels_s, levels, 8);
+	if (n <= 0)
+		t_bail("bad --levels=%s", levels_s);
+	if (load_module("dmb_bench") || read_regions())
+		t_bail("no bench device: dmb_bench not loaded or regions missing");
+	for (l = 0; l < n; l++) {
+		long want = avail_kb * levels[l] / 100 / ps_kb;
+		long per[NR_REGIONS + 1];
+		char shares[320];
+		int len = 0;
+
+		while ((long)nchunks * CHUNK_PAGES < want && !chunk_add())
+			;
+		chunks_count(per);
+		for (r = 0; r < NR_REGIONS; r++) {
+			long lru = region_lru_pages(r);
+
+			/* user pages of any owner, and the workload's own */
+			len += snprintf(shares + len, sizeof(shares) - len,
+					" %s_pct=%.1f %s_workload_pct=%.1f",
+					rname[r], 100.0 * lru * page_size() / reg[r].size,
+					rname[r], 100.0 * per[r] * page_size() / reg[r].size);
+			t_result(lru >= 0, "user pages of %s counted", rname[r]);
+		}
+		t_info("reuse level=%d workload_mb=%ld%s", (int)levels[l],
+		       (long)nchunks * CHUNK_PAGES * ps_kb / 1024, shares);
+		t_result((long)nchunks * CHUNK_PAGES >= want,
+			 "workload of %d%% of available memory allocated", (int)levels[l]);
+		chunks_free_all();
+	}
+	t_result(lost == 0, "workload pages intact");
+}
+
+static void part_balance(int argc, char **argv)
+{
+	int64_t size = parse_size(opt_get(argc, argv, "workload") ?: "512M");
+	const char *label = opt_get(argc, argv, "label") ?: "unnamed";
+	struct ctrl c[MAX_CTRL];
+	long count[MAX_CTRL + 1] = { 0 }, total = 0, ps = page_size();
+	int nc = read_controllers(c, MAX_CTRL), i, k;
+	char buf[32] = "?", line[256];
+	int len;
+	FILE *f;
+
+	if (nc < 1 || size <= 0)
+		t_bail("no DRAM controllers in the device tree, or a bad --workload");
+	f = fopen("/sys/module/page_alloc/parameters/shuffle", "r");
+	if (f) {
+		if (fscanf(f, "%31s", buf) != 1)
+			strcpy(buf, "?");
+		fclose(f);
+	}
+	while ((int64_t)nchunks * CHUNK_PAGES * ps < size && !chunk_add())
+		;
+	for (k = 0; k < nchunks; k++)
+		for (i = 0; i < CHUNK_PAGES; i++) {
+			uint64_t pfn = virt_to_pfn(chunks[k] + i * ps);
+			int at = pfn ? ctrl_of(c, nc, pfn * ps) : -1;
+
+			count[at < 0 ? nc : at]++;
+			total++;
+		}
+	len = snprintf(line, sizeof(line), "balance label=%s shuffle=%s workload_mb=%lld",
+		       label, buf, (long long)(size >> 20));
+	for (i = 0; i < nc; i++)
+		len += snprintf(line + len, sizeof(line) - len, " ctrl%d_pct=%.1f", i,
+				100.0 * count[i] / total);
+	t_info("%s", line);
+	t_result(count[nc] == 0, "every workload page on a DRAM controller");
+	chunks_free_all();
+}
+
+static void part_boot(int argc, char **argv)
+{
+	const char *label = opt_get(argc, argv, "label") ?: "unnamed";
+	struct zone_info z[8];
+	double up = 0;
+	int n, i;
+	FILE *f = fopen("/proc/uptime", "r");
+
+	if (!f || fscanf(f, "%lf", &up) != 1)
+		t_bail("no /proc/uptime");
+	fclose(f);
+	t_info("boot label=%s uptime_ms=%.0f memtotal_kb=%lld", label, up * 1000,
+	       (long long)meminfo_kb("MemTotal"));
+	n = read_zones(z, 8);
+	for (i = 0; i < n; i++)
+		t_info("zone label=%s name=%s start_pfn=0x%llx spanned=%llu present=%llu managed=%llu",
+		       label, z[i].name, (unsigned long long)z[i].start_pfn,
+		       (unsigned long long)z[i].spanned, (unsigned long long)z[i].present,
+		       (unsigned long long)z[i].managed);
+	t_result(n > 0, "zone layout read");
+}
+
+int main(int argc, char **argv)
+{
+	const char *part = opt_get(argc, argv, "part") ?: "";
+
+	t_init("bench");
+	pagemap_fd = open("/proc/self/pagemap", O_RDONLY);
+	if (pagemap_fd < 0)
+		t_bail("no /proc/self/pagemap: %s", strerror(errno));
+	if (!strcmp(part, "claim"))
+		part_claim(argc, argv);
+	else if (!strcmp(part, "reuse"))
+		part_reuse(argc, argv);
+	else if (!strcmp(part, "balance"))
+		part_balance(argc, argv);
+	else if (!strcmp(part, "boot"))
+		part_boot(argc, argv);
+	else
+		t_bail("--part=%s: expected claim, reuse, balance or boot", part);
+	return t_finish();
+}
