@@ -152,6 +152,15 @@ END {
 	for (s in carve) { if (hdr) print hdr > "'"$OUT"'/carve.md"; hdr = ""; print carve[s] > "'"$OUT"'/carve.md" }
 }' "$OUT/claim.txt" > "$OUT/claim.md"
 
+awk "$AWK_KV"'
+BEGIN {
+	print "| region | size MiB | occupancy % | claim ms | start to end of migration ms | then to claim end ms | around the allocator ms (CMA: DMA API zeroing) | pages migrated | copy floor of those pages ms |"
+	print "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+}
+$1 == "trace" {
+	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", kv("region"), kv("size_mb"), kv("occ"), kv("claim_ms"), kv("start_to_migrated_ms"), kv("migrated_to_end_ms"), kv("around_ms"), kv("nr_migrated"), kv("floor_ms")
+}' "$OUT/claim.txt" > "$OUT/trace.md"
+
 cat "$OUT"/bench-"$size"-reuse.txt > "$OUT/reuse.txt" 2>/dev/null || : > "$OUT/reuse.txt"
 awk "$AWK_KV"'
 BEGIN {
@@ -296,6 +305,10 @@ fi
 	cat "$OUT/claim.md"
 	cat "$OUT/carve.md" 2>/dev/null || true
 	echo
+	echo "## Where the time goes (one traced claim of each, region full)"
+	echo
+	cat "$OUT/trace.md"
+	echo
 	echo "## Reuse of idle regions"
 	echo
 	cat "$OUT/reuse.md"
@@ -350,6 +363,8 @@ for s in $(echo "$SIZES" | tr ',' ' '); do
 		"^claim region=carveout size_mb=$mb .* n=[1-9]"
 done
 has "the memcpy floor" "$OUT/claim.txt" '^floor copy_mb_s=[1-9]'
+has "a traced DMB claim" "$OUT/claim.txt" '^trace region=dmb .*start_to_migrated_ms=[0-9]'
+has "a traced CMA claim" "$OUT/claim.txt" '^trace region=cma .*start_to_migrated_ms=[0-9]'
 for l in $(echo "$LEVELS" | tr ',' ' '); do
 	has "reuse at $l%" "$OUT/reuse.txt" "^reuse level=$l .*dmb_pct=[0-9.]+ .*cma_pct=[0-9.]+ .*carveout_pct=[0-9.]+"
 done

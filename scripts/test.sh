@@ -42,7 +42,12 @@ make -s dtbs guest
 RESULTS=$TOP/build/results
 export RESULTS
 : > "$RESULTS"
+LOG=$TOP/build/logs/test.log
+mkdir -p "$TOP/build/logs"
 
+# Everything below also goes to build/logs/test.log, from which the names
+# of failed tests are listed at the end.
+{
 if [ -z "${SCENARIO_FILES:-}" ]; then
 	echo "== host-side checks"
 	sh tests/host/run.sh || true
@@ -55,6 +60,20 @@ fi
 for f in $files; do
 	sh scripts/run-scenario.sh --no-build "$f" || true
 done
+
+if [ -z "${SCENARIO_FILES:-}${SCENARIOS:-}" ]; then
+	# make bench is not a test; that it runs and produces every
+	# metric is.
+	echo "== make bench at a small size"
+	BENCH_SIZE=small sh scripts/bench.sh || true
+fi
+} 2>&1 | tee "$LOG"
+
+if grep -qE '^ *\[FAILED\]|^FAIL |^ *\[CRASHED\]' "$LOG"; then
+	echo
+	echo "== failed"
+	grep -E '^ *\[FAILED\]|^FAIL |^ *\[CRASHED\]|^== .*: [0-9]+ passed, [1-9]' "$LOG" | sed 's/^ */   /'
+fi
 
 echo
 echo "== summary"

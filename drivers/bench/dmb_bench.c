@@ -96,7 +96,7 @@ struct bench_claim {
  */
 struct bench {
 	struct device *dev;
-	struct mutex lock;
+	struct mutex lock;	/* protects claims, result and ballast */
 	struct dmb_handle *dmb;
 	phys_addr_t base[BENCH_REGIONS];
 	phys_addr_t size[BENCH_REGIONS];

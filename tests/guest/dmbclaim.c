@@ -50,33 +50,6 @@ struct blk {
 	char dir[256];
 };
 
-static int wfile(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static int rfile(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return 0;
-}
-
 /* Take a dmb_alloc handle on a decoder's block and find its debugfs dir. */
 static int take(const char *node, struct blk *b)
 {
@@ -86,7 +59,7 @@ static int take(const char *node, struct blk *b)
 	DIR *d;
 
 	snprintf(cmd, sizeof(cmd), "handle %s 0", node);
-	if (wfile(TEST_FILE, cmd) || rfile(TEST_FILE, res, sizeof(res)) ||
+	if (file_write(TEST_FILE, cmd) || file_read_str(TEST_FILE, res, sizeof(res)) ||
 	    sscanf(res, "ok handle %llx %llx", &base, &size) != 2)
 		return -1;
 	b->base = base;
@@ -101,7 +74,7 @@ static int take(const char *node, struct blk *b)
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), DA_DIR "/%s/info", de->d_name);
-		if (rfile(path, info, sizeof(info)))
+		if (file_read_str(path, info, sizeof(info)))
 			continue;
 		p = strstr(info, "base: ");
 		if (p && sscanf(p, "base: %llx", &ib) == 1 && ib == base) {
@@ -119,7 +92,7 @@ static long info_val(const struct blk *b, const char *key)
 	char path[300], info[512], *p;
 
 	snprintf(path, sizeof(path), "%s/info", b->dir);
-	if (rfile(path, info, sizeof(info)))
+	if (file_read_str(path, info, sizeof(info)))
 		return -1;
 	p = strstr(info, key);
 	return p ? strtol(p + strlen(key) + 2, NULL, 10) : -1;
@@ -136,10 +109,10 @@ static int claim(const struct blk *b, uint64_t size, uint64_t align,
 	snprintf(path, sizeof(path), "%s/alloc", b->dir);
 	snprintf(buf, sizeof(buf), "%llu %llu", (unsigned long long)size,
 		 (unsigned long long)align);
-	ret = wfile(path, buf);
+	ret = file_write(path, buf);
 	if (ret)
 		return ret;
-	if (pfn && !rfile(path, buf, sizeof(buf)) &&
+	if (pfn && !file_read_str(path, buf, sizeof(buf)) &&
 	    sscanf(buf, "%llx %llu", &p, &s) == 2)
 		*pfn = p;
 	return 0;
@@ -151,10 +124,10 @@ static int release(const struct blk *b, uint64_t pfn, uint64_t size)
 
 	snprintf(path, sizeof(path), "%s/free", b->dir);
 	if (!size)
-		return wfile(path, "all");
+		return file_write(path, "all");
 	snprintf(buf, sizeof(buf), "%llx %llu", (unsigned long long)pfn,
 		 (unsigned long long)size);
-	return wfile(path, buf);
+	return file_write(path, buf);
 }
 
 /* ---- a checksummed user workload ----------------------------------------- */
@@ -333,7 +306,7 @@ int main(int argc, char **argv)
 		char *line, *save;
 		double start = 0, finish_ok = 0, finish_err = 0, rel = 0;
 
-		if (wfile("/sys/kernel/tracing/trace", "") || wfile(ev, "1"))
+		if (file_write("/sys/kernel/tracing/trace", "") || file_write(ev, "1"))
 			t_bail("cannot enable the dmb_alloc tracepoints");
 		claim(&b0, 4 << 20, 0, &pfn);
 		release(&b0, pfn, 4 << 20);
@@ -342,8 +315,8 @@ int main(int argc, char **argv)
 		claim(&b0, b0.size, 0, &pfn);
 		claim(&b0, 4 << 20, 0, NULL);		/* no room: -ENOSPC */
 		release(&b0, 0, 0);
-		wfile(ev, "0");
-		if (rfile("/sys/kernel/tracing/trace", tr, sizeof(tr)))
+		file_write(ev, "0");
+		if (file_read_str("/sys/kernel/tracing/trace", tr, sizeof(tr)))
 			t_bail("cannot read the trace");
 		for (line = strtok_r(tr, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save)) {
@@ -369,14 +342,14 @@ int main(int argc, char **argv)
 		char path[300];
 
 		metric_set("ret", claim(&b0, 4 << 20, 0, NULL));
-		wfile(TEST_FILE, "unhandle");
+		file_write(TEST_FILE, "unhandle");
 		metric_set("claimed_orphan", info_val(&b0, "claimed"));
 		metric_set("rmmod_test", syscall(SYS_delete_module, "dmb_test",
 						 O_NONBLOCK) ? -errno : 0);
 		metric_set("rmmod_busy", syscall(SYS_delete_module, "dmb_alloc",
 						 O_NONBLOCK) ? -errno : 0);
 		snprintf(path, sizeof(path), "%s/free", b0.dir);
-		metric_set("free_orphan", wfile(path, "all"));
+		metric_set("free_orphan", file_write(path, "all"));
 		metric_set("rmmod_after", syscall(SYS_delete_module, "dmb_alloc",
 						  O_NONBLOCK) ? -errno : 0);
 		check_expectations(argc, argv);
@@ -397,14 +370,14 @@ int main(int argc, char **argv)
 			snprintf(path, sizeof(path), "/sys/kernel/dmb_alloc/%s/%s",
 				 n, ctr[i]);
 			snprintf(name, sizeof(name), "sysfs.%s", ctr[i]);
-			metric_set(name, rfile(path, buf, sizeof(buf)) ? -1 :
+			metric_set(name, file_read_str(path, buf, sizeof(buf)) ? -1 :
 				   strtod(buf, NULL));
 		}
 	}
 	ret = release(&b0, 0, 0);
 	metric_set("cleanup", ret);
 	metric_set("claimed_after_cleanup", info_val(&b0, "claimed"));
-	wfile(TEST_FILE, "unhandle");
+	file_write(TEST_FILE, "unhandle");
 	check_expectations(argc, argv);
 	return t_finish();
 }

@@ -300,6 +300,29 @@ static int read_file(const char *path, void *buf, size_t len)
 	return n;
 }
 
+int file_write(const char *path, const char *s)
+{
+	/* O_TRUNC: tracefs clears its "trace" file only when truncated */
+	int fd = open(path, O_WRONLY | O_TRUNC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int file_read_str(const char *path, char *buf, size_t len)
+{
+	int n = read_file(path, buf, len - 1);
+
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return 0;
+}
+
 static uint64_t be_cells(const unsigned char *p, int cells)
 {
 	uint64_t v = 0;

@@ -107,6 +107,11 @@ uint64_t virt_to_pfn(const void *addr);
 
 long page_size(void);
 
+/* Write a string to a (sysfs, debugfs...) file, truncating; 0 or -errno. */
+int file_write(const char *path, const char *s);
+/* Read a file into a NUL-terminated buffer; 0 or -errno. */
+int file_read_str(const char *path, char *buf, size_t len);
+
 /* Load /lib/modules/<name>.ko unless loaded; 0 on success. */
 int load_module(const char *name);
 
