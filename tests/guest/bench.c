@@ -103,19 +103,25 @@ static int read_regions(void)
 	return found == NR_REGIONS ? 0 : -1;
 }
 
-/* Sum of the high watermarks of the zones the kernel itself allocates from. */
-static long kernel_high_kb(void)
+/*
+ * Sum over /proc/zoneinfo of @field ("high", "low", "nr_free_pages"...) in kB, of
+ * the zone named @zone, or (zone NULL) of every zone but Movable: those
+ * the kernel itself allocates from.
+ */
+static long zone_field_kb(const char *zone, const char *field)
 {
-	char line[256], zone[32] = "";
+	char line[256], name[32] = "", key[32];
 	long pages, sum = 0;
 	FILE *f = fopen("/proc/zoneinfo", "r");
 
 	if (!f)
-		return 64 * 1024;
+		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "Node %*d, zone %31s", zone) == 1)
+		if (sscanf(line, "Node %*d, zone %31s", name) == 1)
 			continue;
-		if (sscanf(line, " high %ld", &pages) == 1 && strcmp(zone, "Movable"))
+		if (sscanf(line, " %31s %ld", key, &pages) != 2 || strcmp(key, field))
+			continue;
+		if (zone ? !strcmp(name, zone) : !!strcmp(name, "Movable"))
 			sum += pages;
 	}
 	fclose(f);
@@ -263,7 +269,7 @@ static void chunks_count(long *per_region)
 static long fill(int r, int occ, uint64_t *pfns)
 {
 	int steered = 0, stalled = 0, ballast = -1;
-	long have, noncma_reserve = kernel_high_kb() + NONCMA_MARGIN_KB;
+	long have, noncma_reserve = zone_field_kb(NULL, "high") + NONCMA_MARGIN_KB;
 
 	if (!occ)
 		return chunks_scan(r, 0, pfns);
@@ -628,8 +634,11 @@ static void part_reuse(int argc, char **argv)
 					rname[r], 100.0 * per[r] * page_size() / reg[r].size);
 			t_result(lru >= 0, "user pages of %s counted", rname[r]);
 		}
-		t_info("reuse level=%d workload_mb=%ld%s", (int)levels[l],
-		       (long)nchunks * CHUNK_PAGES * ps_kb / 1024, shares);
+		/* what ZONE_MOVABLE keeps free: its watermarks, per-CPU lists */
+		t_info("reuse level=%d workload_mb=%ld%s movable_free_kb=%ld movable_low_kb=%ld movable_high_kb=%ld",
+		       (int)levels[l], (long)nchunks * CHUNK_PAGES * ps_kb / 1024, shares,
+		       zone_field_kb("Movable", "nr_free_pages"), zone_field_kb("Movable", "low"),
+		       zone_field_kb("Movable", "high"));
 		t_result((long)nchunks * CHUNK_PAGES >= want,
 			 "workload of %d%% of available memory allocated", (int)levels[l]);
 		chunks_free_all();
