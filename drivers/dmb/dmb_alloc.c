@@ -184,7 +184,9 @@ static void dmb_area_claimed(struct dmb_area *area, unsigned long before,
  * @size: bytes, rounded up to pages
  * @align: alignment of the run's physical address, a power of two; 0 for
  *	a page
- * @gfp: GFP_KERNEL, optionally with __GFP_NOWARN, for the migration
+ * @gfp: GFP_KERNEL, optionally with __GFP_NOWARN, for the migration;
+ *	__GFP_RETRY_MAYFAIL is added: a claim never invokes the OOM killer
+ *	(user data is worth more than a claim), it fails with -ENOMEM
  *
  * Finds a free run of the block and migrates whatever user or page cache
  * data lives there to memory outside it.  If pages are busy (transiently
@@ -225,6 +227,12 @@ struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
 	if (!claim)
 		return ERR_PTR(-ENOMEM);
 	offset = area->base_pfn & mask;
+	/*
+	 * The migration targets are allocated with @gfp: without this, a
+	 * claim that runs short of memory would have the OOM killer take
+	 * user processes to make room for it.
+	 */
+	gfp |= __GFP_RETRY_MAYFAIL;
 	trace_dmb_alloc_start(area->name, nr, mask + 1);
 
 	for (;;) {

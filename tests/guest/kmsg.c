@@ -6,7 +6,9 @@
  *
  * Metrics: warn (WARNING:), bug (BUG:), oops (Oops / Unable to handle),
  * kasan (KASAN:), lockdep (possible ... locking / inconsistent lock),
- * leak (kmemleak: suspected memory leaks), bad (the sum of all those), matches (--grep lines).
+ * leak (kmemleak: suspected memory leaks), bad (the sum of all those), matches (--grep lines),
+ * oom (OOM killer invocations: not in bad, some scenarios drive memory to
+ * its end on purpose; those that must not kill anything check oom=0).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +37,7 @@ int main(int argc, char **argv)
 	const char *grep = opt_get(argc, argv, "grep");
 	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
 	double counts[sizeof(reports) / sizeof(reports[0])] = { 0 };
-	double bad = 0, matches = 0, v;
+	double bad = 0, matches = 0, oom = 0, v;
 	char *buf, *line, *save;
 	size_t i;
 
@@ -60,6 +62,10 @@ int main(int argc, char **argv)
 				break;
 			}
 		}
+		if (strstr(line, "invoked oom-killer")) {
+			oom++;
+			t_diag("%s", line);
+		}
 		if (grep && strstr(line, grep)) {
 			matches++;
 			t_report("%s", line);
@@ -71,6 +77,7 @@ int main(int argc, char **argv)
 		metric_set(reports[i].metric, v + counts[i]);
 	}
 	metric_set("bad", bad);
+	metric_set("oom", oom);
 	metric_set("matches", matches);
 	check_expectations(argc, argv);
 	return t_finish();
