@@ -107,13 +107,13 @@ AWK_KV='function kv(k,   i, p) { for (i = 2; i <= NF; i++) { p = index($i, "=");
 cat "$OUT"/bench-"$size"-claim.txt > "$OUT/claim.txt" 2>/dev/null || : > "$OUT/claim.txt"
 
 awk "$AWK_KV"'
-$1 == "floor" { copy = kv("copy_mb_s"); zero = kv("zero_mb_s") }
+$1 == "floor" { copy = kv("copy_mb_s") + 0; zero = kv("zero_mb_s") + 0 }
 $1 == "claim" {
 	k = kv("size_mb") " " kv("occ_target")
 	r = kv("region")
 	if (!(k in seen)) { seen[k] = 1; keys[++n] = k }
-	occ[r, k] = kv("occ"); mig[r, k] = kv("migrated_mb"); fail[r, k] = kv("failed")
-	ok[r, k] = kv("n"); err[r, k] = kv("errno")
+	occ[r, k] = kv("occ") + 0; mig[r, k] = kv("migrated_mb") + 0; fail[r, k] = kv("failed") + 0
+	ok[r, k] = kv("n") + 0; err[r, k] = kv("errno") + 0
 	c50[r, k] = kv("claim_p50_us") / 1000; c99[r, k] = kv("claim_p99_us") / 1000
 	cmax[r, k] = kv("claim_max_us") / 1000
 	t50[r, k] = kv("total_p50_us") / 1000; t99[r, k] = kv("total_p99_us") / 1000
@@ -126,19 +126,20 @@ function cell(r, k, a, b, c) {
 function ratio(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "n/a" }
 END {
 	printf "memory speed floor: copy %s MB/s, zero %s MB/s\n", copy, zero > "'"$OUT"'/floor.txt"
-	print "| size MiB | occupancy target % | DMB reached % | DMB claim ms p50 / p99 / max | DMB claim + zero ms p50 / p99 / max | CMA reached % | CMA (DMA API, zeroes) ms p50 / p99 / max | DMB+zero / CMA p50 | p99 | migrated MiB | floor ms | DMB claim / floor p50 | p99 |"
-	print "|---:|---:|---:|---|---|---:|---|---:|---:|---:|---:|---:|---:|"
+	print "| size MiB | occupancy target % | DMB reached % | DMB claim ms p50 / p99 / max | DMB claim + zero ms p50 / p99 / max | CMA reached % | CMA (DMA API, zeroes) ms p50 / p99 / max | DMB+zero / CMA p50 | p99 | same, per migrated MiB | DMB migrated MiB | floor ms | DMB claim / floor p50 | p99 |"
+	print "|---:|---:|---:|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"
 	for (i = 1; i <= n; i++) {
 		k = keys[i]; split(k, sz, " ")
 		floor_ms = copy > 0 ? mig["dmb", k] / copy * 1000 : 0
 		if (sz[2] == 0 && ("carveout", k) in ok)
 			carve[sz[1]] = sprintf("| %s | carve-out: claim %.3f / %.3f / %.3f ms, claim + zero %.1f / %.1f / %.1f ms |", sz[1], c50["carveout", k], c99["carveout", k], cmax["carveout", k], t50["carveout", k], t99["carveout", k], tmax["carveout", k])
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %s | %s |\n", sz[1], sz[2],
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %s | %s |\n", sz[1], sz[2],
 			occ["dmb", k], cell("dmb", k, c50["dmb", k], c99["dmb", k], cmax["dmb", k]),
 			cell("dmb", k, t50["dmb", k], t99["dmb", k], tmax["dmb", k]),
 			occ["cma", k], cell("cma", k, c50["cma", k], c99["cma", k], cmax["cma", k]),
 			(ok["cma", k] ? ratio(t50["dmb", k], t50["cma", k]) : "n/a"),
 			(ok["cma", k] ? ratio(t99["dmb", k], t99["cma", k]) : "n/a"),
+			(ok["cma", k] && mig["dmb", k] > 0 && mig["cma", k] > 0 ? ratio(t50["dmb", k] / mig["dmb", k], t50["cma", k] / mig["cma", k]) : "n/a"),
 			mig["dmb", k], floor_ms,
 			(floor_ms >= 1 ? ratio(c50["dmb", k], floor_ms) : "n/a"),
 			(floor_ms >= 1 ? ratio(c99["dmb", k], floor_ms) : "n/a")
@@ -207,42 +208,53 @@ END {
 echo "Kernel Image: $(stat -c %s build/obj-test/arch/arm64/boot/Image) bytes with the series (and its KUnit suite), $(stat -c %s build/obj-unpatched/arch/arm64/boot/Image) without." >> "$OUT/boot.md"
 
 # ---- targets ----------------------------------------------------------------
+# "Equal occupancy": CMA takes user pages only while more of it is free
+# than of the rest, so it may stay below the target; cells where the two
+# reached occupancies more than 5 points apart are compared per migrated
+# MiB instead.
 awk "$AWK_KV"'
-$1 == "floor" { copy = kv("copy_mb_s") }
+$1 == "floor" { copy = kv("copy_mb_s") + 0 }
 $1 == "claim" {
 	k = kv("size_mb") " " kv("occ_target"); r = kv("region")
-	ok[r, k] = kv("n"); t50[r, k] = kv("total_p50_us"); t99[r, k] = kv("total_p99_us")
-	c50[r, k] = kv("claim_p50_us"); c99[r, k] = kv("claim_p99_us"); mig[k] = kv("migrated_mb")
+	ok[r, k] = kv("n") + 0; occ[r, k] = kv("occ") + 0; mig[r, k] = kv("migrated_mb") + 0
+	t50[r, k] = kv("total_p50_us") + 0; t99[r, k] = kv("total_p99_us") + 0
+	c50[r, k] = kv("claim_p50_us") + 0; c99[r, k] = kv("claim_p99_us") + 0
 	if (r == "dmb") keys[++n] = k
 }
-$1 == "reuse" && kv("level") >= 80 {
+$1 == "reuse" && kv("level") + 0 >= 80 {
 	rn++
-	if (kv("dmb_pct") >= 99) rok++
+	if (kv("dmb_pct") + 0 >= 99) rok++
 	if (rn == 1 || kv("dmb_pct") + 0 < rmin) rmin = kv("dmb_pct") + 0
 }
 $1 == "balance" && kv("label") == "DMB-per-controller" && kv("shuffle") == "Y" {
-	b = kv("ctrl0_pct"); bal = (b >= 45 && b <= 55) ? "met" : "NOT met"; bval = b
+	bval = kv("ctrl0_pct") + 0; bal = (bval >= 45 && bval <= 55) ? "met" : "NOT met"
 }
 END {
+	worst = 0; fworst = 0
 	for (i = 1; i <= n; i++) {
 		k = keys[i]
-		if (ok["cma", k] && ok["dmb", k]) {
+		if (ok["cma", k] && ok["dmb", k] && t50["cma", k] > 0 && t99["cma", k] > 0) {
+			x50 = t50["dmb", k] / t50["cma", k]; x99 = t99["dmb", k] / t99["cma", k]
+			d = occ["dmb", k] - occ["cma", k]
+			if ((d > 5 || d < -5) && mig["dmb", k] > 0 && mig["cma", k] > 0) {
+				f = mig["cma", k] / mig["dmb", k]; x50 *= f; x99 *= f
+			}
 			cn++
-			if (t50["dmb", k] <= 0.5 * t50["cma", k] && t99["dmb", k] <= 0.5 * t99["cma", k]) cm++
-			x = t50["dmb", k] / t50["cma", k]; if (x > worst) worst = x
+			if (x50 <= 0.5 && x99 <= 0.5) cm++
+			if (x50 > worst) worst = x50
 		}
-		fl = copy > 0 ? mig[k] / copy * 1e6 : 0
+		fl = copy > 0 ? mig["dmb", k] / copy * 1e6 : 0
 		if (fl >= 1000 && ok["dmb", k]) {
 			fn++
 			if (c50["dmb", k] <= 3 * fl && c99["dmb", k] <= 3 * fl) fm++
 			y = c99["dmb", k] / fl; if (y > fworst) fworst = y
 		}
 	}
+	if (bal == "") bal = "NOT met"
 	printf "| target | result | met? |\n|---|---|---|\n"
 	printf "| DMB claim p50 and p99 <= 0.5x CMA at equal occupancy (both zeroing) | %d of %d cells; worst p50 ratio %.2f | %s |\n", cm, cn, worst, (cn && cm == cn ? "met" : "NOT met")
 	printf "| DMB claim p50 and p99 <= 3x the memcpy floor of the migrated bytes | %d of %d cells; worst p99 ratio %.2f | %s |\n", fm, fn, fworst, (fn && fm == fn ? "met" : "NOT met")
 	printf "| idle DMB >= 99%% used by user pages under pressure (80, 95%% workloads) | lowest %s%% | %s |\n", rmin, (rn && rok == rn ? "met" : "NOT met")
-	if (bal == "") bal = "NOT met"
 	printf "| balance 50+-5%% with a DMB per controller and shuffle | %s%% on DRAM-0 | %s |\n", bval, bal
 }' "$OUT/claim.txt" "$OUT/reuse.txt" "$OUT/balance.txt" > "$OUT/targets.md"
 
@@ -329,8 +341,10 @@ echo
 echo "== make bench ($size): $OUT/results.md"
 cat "$OUT/floor.txt"
 echo
-awk -F'|' 'NR > 2 { printf "%4s MiB @%3s%%: DMB %5s%% claim p50 %s | CMA %5s%% %s | DMB+zero/CMA %s | /floor %s\n", $2 + 0, $3 + 0, $4 + 0, $5, $7 + 0, $8, $9, $13 }' "$OUT/claim.md" |
-	sed 's/  */ /g'
+grep '^| [0-9]' "$OUT/claim.md" |
+	awk -F'|' '{ split($5, d, "/"); split($8, c, "/")
+		printf "%3d MiB @%3d%%: DMB %5.1f%% p50 %6.1f p99 %6.1f ms | CMA %5.1f%% p50 %6.1f p99 %6.1f ms (zeroes) | DMB+zero/CMA %s, per MiB %s | DMB/floor %s\n", $2, $3, $4, d[1], d[2], $7, c[1], c[2], $9, $11, $14 }' |
+	sed 's/  *|/ |/g; s/, per MiB  */, per MiB /; s/floor  */floor /'
 echo
 grep '^| [0-9]' "$OUT/reuse.md" | awk -F'|' '{ printf "reuse at %s%%: DMB %s%%, CMA %s%%, carve-out %s%%\n", $2 + 0, $4 + 0, $5 + 0, $6 + 0 }'
 grep '^| [a-zA-Z]' "$OUT/balance.md" | grep -v configuration |
