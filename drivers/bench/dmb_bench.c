@@ -275,6 +275,18 @@ static void ballast_set(struct bench *b, unsigned long pages)
 	}
 }
 
+/* A command written to a debugfs file, as a string in @buf. */
+static int bench_get_cmd(char *buf, size_t size, const char __user *ubuf,
+			 size_t len)
+{
+	if (len >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	return 0;
+}
+
 static ssize_t claim_write(struct file *file, const char __user *ubuf,
 			   size_t len, loff_t *ppos)
 {
@@ -283,11 +295,9 @@ static ssize_t claim_write(struct file *file, const char __user *ubuf,
 	unsigned long long size;
 	int r, n, ret;
 
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
+	ret = bench_get_cmd(buf, sizeof(buf), ubuf, len);
+	if (ret)
+		return ret;
 	n = sscanf(buf, "%15s %llu %7s", name, &size, mode);
 	r = region_parse(name);
 	if (n < 2 || r < 0 || (n == 3 && strcmp(mode, "zero"))) {
@@ -331,11 +341,9 @@ static ssize_t release_write(struct file *file, const char __user *ubuf,
 	char buf[16];
 	int r, ret;
 
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
+	ret = bench_get_cmd(buf, sizeof(buf), ubuf, len);
+	if (ret)
+		return ret;
 	r = region_parse(strim(buf));
 	if (r < 0) {
 		dev_warn_ratelimited(b->dev, "release: no region \"%s\"\n", strim(buf));
