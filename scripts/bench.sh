@@ -27,7 +27,7 @@ size=${BENCH_SIZE:-full}
 case $size in
 full)
 	OUT=$TOP/build/bench
-	SIZES=64M,128M,256M OCC=0,25,50,75,100 REPS=10
+	SIZES=64M,128M,256M OCC=0,25,50,75,100 REPS=8
 	LEVELS=60,80,95 WORKLOAD=512M BOOTS=3
 	;;
 small)
@@ -165,11 +165,11 @@ $1 == "trace" {
 cat "$OUT"/bench-"$size"-reuse.txt > "$OUT/reuse.txt" 2>/dev/null || : > "$OUT/reuse.txt"
 awk "$AWK_KV"'
 BEGIN {
-	print "| workload % of available | workload MiB | DMB used by user pages % | CMA % | carve-out % | of which the workload: DMB % | CMA % | ZONE_MOVABLE free kB (low / high watermark) |"
-	print "|---:|---:|---:|---:|---:|---:|---:|---|"
+	print "| workload % of available | workload MiB | DMB used by user pages % | CMA % | carve-out % | of which the workload: DMB % | CMA % | ZONE_MOVABLE free kB (low / high watermark) | in per-CPU lists kB |"
+	print "|---:|---:|---:|---:|---:|---:|---:|---|---:|"
 }
 $1 == "reuse" {
-	printf "| %s | %s | %s | %s | %s | %s | %s | %s (%s / %s) |\n", kv("level"), kv("workload_mb"), kv("dmb_pct"), kv("cma_pct"), kv("carveout_pct"), kv("dmb_workload_pct"), kv("cma_workload_pct"), kv("movable_free_kb"), kv("movable_low_kb"), kv("movable_high_kb")
+	printf "| %s | %s | %s | %s | %s | %s | %s | %s (%s / %s) | %s |\n", kv("level"), kv("workload_mb"), kv("dmb_pct"), kv("cma_pct"), kv("carveout_pct"), kv("dmb_workload_pct"), kv("cma_workload_pct"), kv("movable_free_kb"), kv("movable_low_kb"), kv("movable_high_kb"), kv("movable_pcp_kb")
 	printf "%s %s %s %s\n", kv("level"), kv("dmb_pct"), kv("cma_pct"), kv("carveout_pct") > "'"$OUT"'/reuse.dat"
 }' "$OUT/reuse.txt" > "$OUT/reuse.md"
 

@@ -634,11 +634,14 @@ static void part_reuse(int argc, char **argv)
 					rname[r], 100.0 * per[r] * page_size() / reg[r].size);
 			t_result(lru >= 0, "user pages of %s counted", rname[r]);
 		}
-		/* what ZONE_MOVABLE keeps free: its watermarks, per-CPU lists */
-		t_info("reuse level=%d workload_mb=%ld%s movable_free_kb=%ld movable_low_kb=%ld movable_high_kb=%ld",
+		/*
+		 * What ZONE_MOVABLE keeps: free pages (its watermarks) and
+		 * the per-CPU free lists ("count:" of each pageset).
+		 */
+		t_info("reuse level=%d workload_mb=%ld%s movable_free_kb=%ld movable_pcp_kb=%ld movable_low_kb=%ld movable_high_kb=%ld",
 		       (int)levels[l], (long)nchunks * CHUNK_PAGES * ps_kb / 1024, shares,
-		       zone_field_kb("Movable", "nr_free_pages"), zone_field_kb("Movable", "low"),
-		       zone_field_kb("Movable", "high"));
+		       zone_field_kb("Movable", "nr_free_pages"), zone_field_kb("Movable", "count:"),
+		       zone_field_kb("Movable", "low"), zone_field_kb("Movable", "high"));
 		t_result((long)nchunks * CHUNK_PAGES >= want,
 			 "workload of %d%% of available memory allocated", (int)levels[l]);
 		chunks_free_all();
