@@ -173,6 +173,35 @@ static void chunks_free_all(void)
 		munmap(chunks[--nchunks], CHUNK_PAGES * page_size());
 }
 
+/* The pagemap entries of chunk @c, in a buffer the next call reuses. */
+static const uint64_t *chunk_pagemap(int c)
+{
+	static uint64_t ent[CHUNK_PAGES];
+	long ps = page_size();
+
+	if (pread(pagemap_fd, ent, sizeof(ent),
+		  (uintptr_t)chunks[c] / ps * sizeof(ent[0])) != sizeof(ent))
+		t_bail("reading pagemap: %s", strerror(errno));
+	return ent;
+}
+
+#define PM_PRESENT(e)	((e) >> 63)
+#define PM_PFN(e)	((e) & ((1ULL << 55) - 1))
+
+/* Add chunk @c's present pages to @per_region (NR_REGIONS: elsewhere). */
+static void chunk_count(int c, long *per_region)
+{
+	const uint64_t *ent = chunk_pagemap(c);
+	int i, where;
+
+	for (i = 0; i < CHUNK_PAGES; i++) {
+		if (!PM_PRESENT(ent[i]))
+			continue;
+		where = region_of_pfn(PM_PFN(ent[i]));
+		per_region[where < 0 ? NR_REGIONS : where]++;
+	}
+}
+
 /*
  * Which pages of a region the filler keeps at occupancy @occ percent: a
  * hash of the PFN, so that every part of the region, and so the run a
@@ -190,22 +219,19 @@ static int keep_pfn(uint64_t pfn, int occ)
  */
 static long chunks_scan(int r, int occ, uint64_t *pfns)
 {
-	static uint64_t ent[CHUNK_PAGES];
 	long ps = page_size(), kept = 0;
 	int c, i, out = 0;
 
 	for (c = 0; c < nchunks; c++) {
+		const uint64_t *ent = chunk_pagemap(c);
 		char *p = chunks[c];
 		int run = -1, present = 0;
 
-		if (pread(pagemap_fd, ent, sizeof(ent),
-			  (uintptr_t)p / ps * sizeof(ent[0])) != sizeof(ent))
-			t_bail("reading pagemap: %s", strerror(errno));
 		for (i = 0; i <= CHUNK_PAGES; i++) {
 			int drop = 0;
 
-			if (i < CHUNK_PAGES && (ent[i] >> 63)) {
-				uint64_t pfn = ent[i] & ((1ULL << 55) - 1);
+			if (i < CHUNK_PAGES && PM_PRESENT(ent[i])) {
+				uint64_t pfn = PM_PFN(ent[i]);
 
 				if (*(uint64_t *)(p + i * ps) != stamp(p + i * ps))
 					lost++;
@@ -239,24 +265,11 @@ static long chunks_scan(int r, int occ, uint64_t *pfns)
 /* Count present filler pages by region without changing anything. */
 static void chunks_count(long *per_region)
 {
-	static uint64_t ent[CHUNK_PAGES];
-	long ps = page_size();
-	int c, i;
+	int c;
 
 	memset(per_region, 0, sizeof(long) * (NR_REGIONS + 1));
-	for (c = 0; c < nchunks; c++) {
-		if (pread(pagemap_fd, ent, sizeof(ent),
-			  (uintptr_t)chunks[c] / ps * sizeof(ent[0])) != sizeof(ent))
-			t_bail("reading pagemap: %s", strerror(errno));
-		for (i = 0; i < CHUNK_PAGES; i++) {
-			int where;
-
-			if (!(ent[i] >> 63))
-				continue;
-			where = region_of_pfn(ent[i] & ((1ULL << 55) - 1));
-			per_region[where < 0 ? NR_REGIONS : where]++;
-		}
-	}
+	for (c = 0; c < nchunks; c++)
+		chunk_count(c, per_region);
 }
 
 /*
@@ -299,18 +312,12 @@ static long fill(int r, int occ, uint64_t *pfns)
 	while (stalled < STALL_CHUNKS && have < (long)(reg[r].size / page_size()) &&
 	       meminfo_kb("MemFree") > RESERVE_KB &&
 	       meminfo_kb("MemFree") - meminfo_kb("CmaFree") > noncma_reserve) {
-		static uint64_t ent[CHUNK_PAGES];
-		long ps = page_size(), in = 0;
-		int i;
+		long per[NR_REGIONS + 1] = { 0 }, in;
 
 		if (chunk_add())
 			break;
-		if (pread(pagemap_fd, ent, sizeof(ent),
-			  (uintptr_t)chunks[nchunks - 1] / ps * sizeof(ent[0])) != sizeof(ent))
-			t_bail("reading pagemap: %s", strerror(errno));
-		for (i = 0; i < CHUNK_PAGES; i++)
-			if ((ent[i] >> 63) && region_of_pfn(ent[i] & ((1ULL << 55) - 1)) == r)
-				in++;
+		chunk_count(nchunks - 1, per);
+		in = per[r];
 		have += in;
 		/*
 		 * ZONE_MOVABLE is always tried first: chunks that miss the
