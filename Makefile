@@ -4,6 +4,7 @@
 #
 #   make demo           build, boot the default board, show what DMBs do
 #   make test           every test: static checks and all boot scenarios
+#   make check          the host-side checks only (static, bindings, simulators)
 #   make bench          DMB against CMA and a carve-out (build/bench/)
 #   make stress         the long stress runs (tests/stress/, hours)
 #   make scenario S=x   boot and check one scenario (tests/scenarios/x.scn)
@@ -23,11 +24,11 @@ GUEST_BINS := $(addprefix $(B)/guest/,$(GUEST_PROGS))
 BOARDS := $(patsubst dts/%.dts,%,$(wildcard dts/*.dts))
 DTBS := $(addprefix $(B)/dtb/,$(addsuffix .dtb,$(BOARDS)))
 
-.PHONY: all deps prepare dtbs guest test demo bench stress scenario boot clean help
+.PHONY: all deps prepare dtbs guest test check demo bench stress scenario boot clean help
 .DEFAULT_GOAL := help
 
 help:
-	@sed -n '3,13s/^# \{0,1\}//p' Makefile
+	@sed -n '3,14s/^# \{0,1\}//p' Makefile
 
 all: deps kernel-test dtbs guest
 
@@ -77,6 +78,9 @@ guest: prepare $(B)/initramfs/base.cpio
 
 test:
 	@sh scripts/test.sh
+
+check:
+	@CHECK_ONLY=1 sh scripts/test.sh
 
 demo:
 	@sh scripts/demo.sh

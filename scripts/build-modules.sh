@@ -7,14 +7,18 @@
 # stays clean and unchanged files keep their timestamps.
 #
 # usage: build-modules.sh <flavour> [make arguments, e.g. W=1 C=1]
+#
+# MODULES_EXT=<name> builds in build/<name> instead and packs nothing: the
+# static checks rebuild the modules with W=1 C=2 there while boots use the
+# packed ones.
 set -eu
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 flavour=${1:?usage: build-modules.sh <flavour>}
 shift
 OBJ=$TOP/build/obj-$flavour
-EXT=$TOP/build/ext-$flavour
-LOG=$TOP/build/logs/modules-$flavour.log
+EXT=$TOP/build/${MODULES_EXT:-ext-$flavour}
+LOG=$TOP/build/logs/modules-${MODULES_EXT:-$flavour}.log
 unset MAKEFLAGS MFLAGS MAKELEVEL
 export ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 export CCACHE_DIR=${CCACHE_DIR:-$TOP/build/ccache}
@@ -38,6 +42,7 @@ if ! make -C "$TOP/build/linux" O="$OBJ" M="$EXT" CC="ccache ${CROSS_COMPILE}gcc
 	exit 1
 fi
 
+[ -z "${MODULES_EXT:-}" ] || exit 0
 list=$EXT/.cpio-list
 echo "dir /lib 0755 0 0" > "$list"
 echo "dir /lib/modules 0755 0 0" >> "$list"

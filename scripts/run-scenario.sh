@@ -39,8 +39,9 @@ if [ $build = 1 ]; then
 fi
 
 KSRC=$TOP/build/linux
-# Boards outside dts/ are test fixtures, built here.
-case $SC_BOARD in */*) sh "$TOP/scripts/build-dtb.sh" "$SC_BOARD" ;; esac
+# Boards outside dts/ are test fixtures, built here (with --no-build the
+# caller built them: boots may run in parallel).
+case $SC_BOARD in */*) [ $build = 0 ] || sh "$TOP/scripts/build-dtb.sh" "$SC_BOARD" ;; esac
 SC_BOARD=$(basename "$SC_BOARD")
 IMAGE=$TOP/build/obj-$SC_CONFIG/arch/arm64/boot/Image
 DTB=$TOP/build/dtb/$SC_BOARD.dtb
@@ -89,6 +90,14 @@ if [ -n "$SC_DISK" ]; then
 	fi
 	set -- "$@" -drive file="$RUN/disk.img",if=none,format=raw,id=disk0 \
 		-device virtio-blk-device,drive=disk0
+fi
+if [ -n "$SC_NUMA" ]; then
+	# Two nodes of half the memory each, CPU n on node n.
+	half=$(( $(printf '%s' "$SC_MEMORY" | sed 's/G$/*1024/;s/M$//') / 2 ))
+	set -- "$@" -object memory-backend-ram,id=m0,size=${half}M \
+		-object memory-backend-ram,id=m1,size=${half}M \
+		-numa node,nodeid=0,cpus=0,memdev=m0 \
+		-numa node,nodeid=1,cpus=1,memdev=m1
 fi
 if [ -n "${QEMU_EXTRA:-}" ]; then
 	# shellcheck disable=SC2086
