@@ -60,7 +60,7 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.frag-stamp" 2>/dev/null)" != "$wan
 	# merge_config warns when a requested value did not stick (a typo or
 	# an unmet dependency): that is an error in our fragments.
 	# (The unpatched tree has no DMB options: those it may refuse.)
-	if awk -v skip="$([ "$flavour" = unpatched ] && echo _DMB_)" '
+	if awk -v skip="$([ "$flavour" = unpatched ] && echo CONFIG_DMB)" '
 		/^Value requested for/ { mine = skip == "" || index($0, skip) == 0 }
 		/^Actual value/ && mine { bad = 1 }
 		END { exit !bad }' "$LOG"; then

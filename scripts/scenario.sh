@@ -14,6 +14,8 @@
 #   timeout:     seconds before the boot counts as hung (optional, 300)
 #   disk:        size of an ext4 virtio-blk disk made fresh for the boot
 #                with mke2fs -d tests/disk (optional), /dev/vda in the guest
+#   numa:        NUMA nodes, one per CPU, memory split evenly (optional;
+#                "2" boots -numa node,cpus=N,memdev=... for nodes 0 and 1)
 #   check:       <program> [--option=value...] [metric OP value...]
 #                one in-guest check, tests/guest/<program>.c (repeats)
 #
@@ -30,7 +32,7 @@ load_scenario() {
 	SC_FILE=$1
 	SC_NAME=$(basename "$1" .scn)
 	SC_DESC= SC_BOARD= SC_MEMORY= SC_BOOT= SC_CONFIG= SC_CMDLINE=
-	SC_TIMEOUT=300 SC_CHECKS= SC_DISK=
+	SC_TIMEOUT=300 SC_CHECKS= SC_DISK= SC_NUMA=
 	sc_bad=0 sc_line=
 
 	if [ ! -f "$SC_FILE" ]; then
@@ -58,6 +60,7 @@ load_scenario() {
 		cmdline) SC_CMDLINE="${SC_CMDLINE:+$SC_CMDLINE }$val" ;;
 		timeout) SC_TIMEOUT=$val ;;
 		disk) SC_DISK=$val ;;
+		numa) SC_NUMA=$val ;;
 		check)
 			if [ -z "$val" ]; then
 				sc_err "empty check"
@@ -67,7 +70,7 @@ load_scenario() {
 			SC_CHECKS="$SC_CHECKS$val
 "
 			;;
-		*) sc_err "unknown field '$key' (known: description board memory boot config cmdline timeout disk check)" ;;
+		*) sc_err "unknown field '$key' (known: description board memory boot config cmdline timeout disk numa check)" ;;
 		esac
 	done < "$SC_FILE"
 	sc_line=
@@ -94,6 +97,7 @@ load_scenario() {
 	'') ;;
 	*[!0-9MG]*|[MG]*|*[MG]?*) sc_err "disk '$SC_DISK': want a size like 1G" ;;
 	esac
+	case $SC_NUMA in ''|2) ;; *) sc_err "numa '$SC_NUMA': want 2 (nodes)" ;; esac
 	[ -n "$SC_CHECKS" ] || sc_err "no check: a scenario must check something"
 	return $sc_bad
 }
