@@ -108,9 +108,10 @@ est() {
 		echo "$(est dt-bindings) dt-bindings test host tests/bindings/run.sh"
 	fi
 	[ $bench = 0 ] || echo "$(est bench-small) bench-small test bench -"
-	for f in $files; do
-		load_scenario "$f"
-		echo "$(est "$SC_NAME") $SC_NAME $SC_CONFIG scn $f"
+	# (load_scenario uses $f itself)
+	for scn in $files; do
+		load_scenario "$scn"
+		echo "$(est "$SC_NAME") $SC_NAME $SC_CONFIG scn $scn"
 	done
 } | awk '$5 == "-" || $4 != "host" || system("test -f " $5) == 0' |
 	sort -s -k1,1nr > "$POOL/pending"
@@ -188,7 +189,8 @@ while :; do
 		echo "$secs $j" >> "$POOL/durations"
 		running=$(echo $running | tr ' ' '\n' | grep -vx "$j" | tr '\n' ' ')
 		nrun=$((nrun - 1)) ndone=$((ndone + 1))
-		echo "-- [$ndone/$total] $(elapsed) $j done (${secs}s); running:${running:- nothing}"
+		start_jobs
+		echo "-- [$ndone/$total] $(elapsed) $j done (${secs}s); running: ${running:-nothing}"
 	done
 done
 wait
