@@ -174,7 +174,8 @@ echo "== $total jobs, $JOBS at a time; kernels: $configs"
 : > "$POOL/durations"
 while :; do
 	start_jobs
-	[ $nrun -gt 0 ] || break
+	# Nothing runs and nothing waits for a kernel still building: done.
+	[ $nrun -gt 0 ] || [ -s "$POOL/pending" ] || break
 	sleep 1
 	for j in $running; do
 		[ -f "$POOL/$j.done" ] || continue
