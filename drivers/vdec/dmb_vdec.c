@@ -138,7 +138,7 @@ static long vdec_start(struct vdec *vdec, struct file *file,
 	t0 = ktime_get_ns();
 	for (i = 0; i < arg.count; i++) {
 		struct page *page = dmb_alloc(vdec->handle, arg.sizes[i], 0,
-					      GFP_KERNEL | __GFP_NOWARN);
+					      GFP_KERNEL | __GFP_NOWARN, 0);
 
 		if (IS_ERR(page)) {
 			ret = PTR_ERR(page);

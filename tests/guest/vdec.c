@@ -9,6 +9,9 @@
  *   malformed  every bad call gets its error and changes nothing
  *   close      a session ended by close() without stop
  *   kill       a session whose process is killed
+ *   stale      user pages stamped with a pattern fill the block; a new
+ *              session maps its buffer read-only before any DECODE: it
+ *              must read zeroes, never the workload's stamp (--size)
  * Metrics: see each test; every test ends with count_after (buffers still
  * claimed, through a fresh query) and claimed_after (dmb_alloc's count).
  */
@@ -67,6 +70,25 @@ static long verify(int fd, const struct dmb_vdec_query *q, uint32_t seed)
 		munmap(w, q->bufs[b].size);
 	}
 	return bad;
+}
+
+/* Claim hooks in dmb_alloc's debugfs: none unless loaded with test_hooks=1 */
+static int debugfs_hooks(void)
+{
+	static const char *const dirs[] = { "dmb@60000000", "dmb@a0000000" };
+	char path[128], buf[8];
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/dmb_alloc/%s/alloc", dirs[i]);
+		n += !access(path, F_OK);
+		snprintf(path, sizeof(path), "/sys/kernel/debug/dmb_alloc/%s/free", dirs[i]);
+		n += !access(path, F_OK);
+		snprintf(path, sizeof(path), "/sys/kernel/debug/dmb_alloc/%s/info", dirs[i]);
+		n -= 100 * !!file_read_str(path, buf, sizeof(buf));
+	}
+	return n;
 }
 
 static void end_metrics(void)
@@ -128,6 +150,7 @@ int main(int argc, char **argv)
 		metric_set("decode", xioctl(fd, DMB_VDEC_DECODE, &d));
 		metric_set("checked", d.checked);
 		metric_set("verify_bad", verify(fd, &q, d.seed));
+		metric_set("debugfs_hooks", debugfs_hooks());
 		metric_set("stop", xioctl(fd, DMB_VDEC_STOP, NULL));
 	} else if (!strcmp(test, "malformed")) {
 		struct dmb_vdec_start st;
@@ -193,6 +216,71 @@ int main(int argc, char **argv)
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
 		metric_set("killed", WIFSIGNALED(status));
+	} else if (!strcmp(test, "stale")) {
+		/* another process's data, stamped, fills most of memory */
+		const uint32_t stamp = 0x5354414d;	/* "STAM" */
+		int64_t want = (meminfo_kb("MemAvailable") << 10) - (448 << 20);
+		size_t pages, i, in = 0, stamped = 0, nonzero = 0, n;
+		int pfd[2];
+		char c;
+		pid_t pid;
+		uint32_t *w;
+
+		if (want < (64 << 20) || pipe(pfd))
+			t_bail("not enough memory to stamp");
+		pid = fork();
+		if (!pid) {
+			uint32_t *u;
+
+			pages = want / page_size();
+			u = mmap(NULL, want, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (u == MAP_FAILED)
+				_exit(1);
+			for (i = 0; i < (size_t)want / 4; i++)
+				u[i] = stamp;
+			memset(&q, 0, sizeof(q));
+			xioctl(fd, DMB_VDEC_QUERY, &q);
+			for (i = 0; i < pages; i++) {
+				uint64_t pa = virt_to_pfn((char *)u + i * page_size()) *
+					      page_size();
+
+				in += pa >= q.dmb_base && pa < q.dmb_base + q.dmb_size;
+			}
+			/* report how much of the block holds the stamp */
+			c = in * page_size() * 100 / q.dmb_size;
+			if (write(pfd[1], &c, 1) != 1)
+				_exit(1);
+			for (;;)
+				pause();
+		}
+		close(pfd[1]);
+		if (read(pfd[0], &c, 1) != 1)
+			t_bail("the stamping process died");
+		metric_set("stamp_in_block_pct", c);
+		metric_set("start", start(fd, 1, size));
+		memset(&q, 0, sizeof(q));
+		xioctl(fd, DMB_VDEC_QUERY, &q);
+		metric_set("count", q.count);
+		/* map before any DECODE, read-only, as a curious user would */
+		w = q.count ? mmap(NULL, q.bufs[0].size, PROT_READ, MAP_SHARED, fd,
+				   q.bufs[0].offset) : MAP_FAILED;
+		metric_set("mmap", w == MAP_FAILED ? -errno : 0);
+		if (w != MAP_FAILED) {
+			n = q.bufs[0].size / 4;
+			for (i = 0; i < n; i++) {
+				stamped += w[i] == stamp;
+				nonzero += w[i] != 0;
+			}
+			munmap(w, q.bufs[0].size);
+		}
+		t_report("%zu of %zu words of a fresh buffer held the workload's stamp, %zu were not zero",
+			 stamped, (size_t)(q.count ? q.bufs[0].size / 4 : 0), nonzero);
+		metric_set("stamped_words", stamped);
+		metric_set("nonzero_words", nonzero);
+		metric_set("stop", xioctl(fd, DMB_VDEC_STOP, NULL));
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
 	} else {
 		t_bail("unknown --test=%s", test);
 	}
