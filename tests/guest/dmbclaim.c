@@ -518,9 +518,10 @@ int main(int argc, char **argv)
 		kill(pin, SIGKILL);
 		waitpid(pin, NULL, 0);
 	} else if (!strcmp(test, "driver_run")) {
-		struct dmb_vdec_start st = { .count = 1, .sizes = { 4 << 20 } };
+		uint64_t sz = 4 << 20;
+		struct dmb_vdec_start st = { .count = 1, .sizes_ptr = (uintptr_t)&sz };
 		struct dmb_vdec_decode d = { .seed = 0xf00d1234 };
-		struct dmb_vdec_query q = { 0 };
+		struct dmb_vdec_buf q = { 0 };
 		size_t i, bad = 0;
 		uint32_t *w;
 		int fd;
@@ -531,19 +532,19 @@ int main(int argc, char **argv)
 		if (fd < 0)
 			t_bail("cannot open /dev/dmb-vdec-main");
 		metric_set("start", ioctl(fd, DMB_VDEC_START, &st) ? -errno : 0);
-		ioctl(fd, DMB_VDEC_QUERY, &q);
+		ioctl(fd, DMB_VDEC_BUF, &q);	/* buffer 0 */
 		metric_set("decode", ioctl(fd, DMB_VDEC_DECODE, &d) ? -errno : 0);
-		w = mmap(NULL, q.bufs[0].size, PROT_READ, MAP_SHARED, fd, q.bufs[0].offset);
+		w = mmap(NULL, q.size, PROT_READ, MAP_SHARED, fd, q.offset);
 		if (w == MAP_FAILED)
 			t_bail("cannot map the decoder's buffer");
-		metric_set("free_driver_run", release(&b0, q.bufs[0].phys / page_size(),
-						      q.bufs[0].size));
+		metric_set("free_driver_run", release(&b0, q.phys / page_size(),
+						      q.size));
 		metric_set("free_all", release(&b0, 0, 0));
 		metric_set("claimed_during", info_val(&b0, "claimed"));
-		for (i = 0; i < q.bufs[0].size / 4; i++)
+		for (i = 0; i < q.size / 4; i++)
 			bad += w[i] != (d.seed ^ (uint32_t)i);
 		metric_set("frames_bad", bad);
-		munmap(w, q.bufs[0].size);
+		munmap(w, q.size);
 		metric_set("stop", ioctl(fd, DMB_VDEC_STOP, NULL) ? -errno : 0);
 		close(fd);
 	} else if (!strcmp(test, "orphan")) {
