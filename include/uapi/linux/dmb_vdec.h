@@ -50,9 +50,9 @@ struct dmb_vdec_info {
 	char controller_label[16];
 };
 
-#define DMB_VDEC_INFO_BASE	(1U << 0)
-#define DMB_VDEC_INFO_SESSION	(1U << 1)
-#define DMB_VDEC_INFO_OWNER	(1U << 2)
+#define DMB_VDEC_INFO_BASE	0x1u
+#define DMB_VDEC_INFO_SESSION	0x2u
+#define DMB_VDEC_INFO_OWNER	0x4u
 
 /**
  * struct dmb_vdec_start - buffers to claim
@@ -90,7 +90,7 @@ struct dmb_vdec_buf {
 	__u64 reserved;
 };
 
-#define DMB_VDEC_BUF_PHYS	(1U << 0)
+#define DMB_VDEC_BUF_PHYS	0x1u
 
 /**
  * struct dmb_vdec_decode - emulate decoding a frame into every buffer
