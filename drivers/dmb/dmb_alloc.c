@@ -57,13 +57,17 @@
  * struct dmb_area - a block in use through this module
  * @node: in dmb_area_list
  * @dmb: the core's block
- * @dev: the device holding it
+ * @dev: the device that took the last handle, with a reference (an
+ *	orphan area prints through it after its driver is gone)
  * @name: short name (the block's device tree node or movablecore= item)
  * @base_pfn: first page frame of the block
  * @book: claimed pages, under @lock
  * @lock: protects @book
  * @mutex: serialises alloc_contig_range() on this block
  * @handles: handles given out and not put, under dmb_area_lock
+ * @dying: the last handle went with nothing claimed and the area is being
+ *	destroyed: a claim still in flight (debugfs) must not commit; under
+ *	@lock
  * @kobj: /sys/kernel/dmb_alloc/<name>, owns the area's memory
  * @debugfs: /sys/kernel/debug/dmb_alloc/<name>
  * @test_last_pfn: first page of the last run claimed through debugfs,
@@ -85,6 +89,7 @@ struct dmb_area {
 	spinlock_t lock;		/* protects @book */
 	struct mutex mutex;		/* serialises alloc_contig_range() */
 	unsigned int handles;
+	bool dying;
 	struct kobject kobj;
 	struct dentry *debugfs;
 	unsigned long test_last_pfn;
@@ -157,6 +162,7 @@ static void dmb_area_release(struct kobject *kobj)
 {
 	struct dmb_area *area = container_of(kobj, struct dmb_area, kobj);
 
+	put_device(area->dev);
 	bitmap_free(area->book.bitmap);
 	kfree(area);
 }
@@ -166,6 +172,26 @@ static const struct kobj_type dmb_area_ktype = {
 	.sysfs_ops = &kobj_sysfs_ops,
 	.default_groups = dmb_area_groups,
 };
+
+/* ---- test configuration ------------------------------------------------ */
+
+/*
+ * The claim hooks, "alloc" and "free", exist only with test_hooks=1: they
+ * let root claim any amount of a block, which starves its driver.  "free"
+ * releases only runs that "alloc" claimed, never a driver's (whose device
+ * or userspace mappings may still use them).
+ */
+static bool test_hooks;
+module_param(test_hooks, bool, 0444);
+MODULE_PARM_DESC(test_hooks,
+		 "Create the debugfs alloc/free claim hooks (test kernels only; default: off)");
+
+/*
+ * With test_hooks: /sys/kernel/debug/dmb_alloc/test_delay_ms holds a claim
+ * made through "alloc" that long between its migration and its commit, so
+ * that tests can race it deterministically against the last handle.
+ */
+static u32 test_delay_ms;
 
 /* ---- claiming ------------------------------------------------------------ */
 
@@ -367,11 +393,24 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 		return ERR_PTR(ret);
 	}
 
+	if (test && READ_ONCE(test_delay_ms))
+		msleep(READ_ONCE(test_delay_ms));
 	/* the pages still hold what was migrated out of them */
 	if (!(flags & DMB_ALLOC_NOZERO))
 		dmb_zero_run(area->base_pfn + bitno, nr);
 
 	spin_lock(&area->lock);
+	if (unlikely(area->dying)) {
+		/* only a debugfs claim can race the last handle */
+		dmb_book_unreserve(&area->book, bitno, nr);
+		spin_unlock(&area->lock);
+		free_contig_range(area->base_pfn + bitno, nr);
+		kfree(claim);
+		atomic_long_inc(&area->claims_failed);
+		trace_dmb_alloc_finish(area->name, 0, nr, -ENODEV,
+				       ktime_get_ns() - t0);
+		return ERR_PTR(-ENODEV);
+	}
 	before = area->book.claimed;
 	dmb_book_commit(&area->book, claim, bitno, nr);
 	spin_unlock(&area->lock);
@@ -555,17 +594,6 @@ static int dmb_bitmap_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(dmb_bitmap);
 
-/*
- * The claim hooks, "alloc" and "free", exist only with test_hooks=1: they
- * let root claim any amount of a block, which starves its driver.  "free"
- * releases only runs that "alloc" claimed, never a driver's (whose device
- * or userspace mappings may still use them).
- */
-static bool test_hooks;
-module_param(test_hooks, bool, 0444);
-MODULE_PARM_DESC(test_hooks,
-		 "Create the debugfs alloc/free claim hooks (test kernels only; default: off)");
-
 /* "alloc": write "<bytes> [align]" to claim; read the last claim's pfn */
 static ssize_t dmb_alloc_write(struct file *file, const char __user *ubuf,
 			       size_t len, loff_t *ppos)
@@ -684,7 +712,6 @@ static struct dmb_area *dmb_area_create(struct dmb *dmb, struct device *dev)
 	if (!area)
 		return ERR_PTR(-ENOMEM);
 	area->dmb = dmb;
-	area->dev = dev;
 	strscpy(area->name, slash ? slash + 1 : full, sizeof(area->name));
 	area->base_pfn = PHYS_PFN(dmb_base(dmb));
 	area->book.count = PHYS_PFN(dmb_size(dmb));
@@ -696,6 +723,8 @@ static struct dmb_area *dmb_area_create(struct dmb *dmb, struct device *dev)
 		kfree(area);
 		return ERR_PTR(-ENOMEM);
 	}
+	/* from here the kobject's release frees the area and puts @dev */
+	area->dev = get_device(dev);
 	ret = kobject_init_and_add(&area->kobj, &dmb_area_ktype, dmb_alloc_kobj,
 				   "%s", area->name);
 	if (ret) {
@@ -716,7 +745,11 @@ static struct dmb_area *dmb_area_create(struct dmb *dmb, struct device *dev)
 	return area;
 }
 
-/* Called with dmb_area_lock held, when neither handles nor claims remain */
+/*
+ * Called with dmb_area_lock held, when neither handles nor claims remain
+ * and @dying is set: debugfs_remove() waits for a claim in flight through
+ * "alloc", which then gives its run back instead of committing it.
+ */
 static void dmb_area_destroy(struct dmb_area *area)
 {
 	list_del(&area->node);
@@ -747,8 +780,13 @@ static struct dmb_handle *dmb_handle_wrap(struct device *dev, struct dmb *dmb)
 		dmb_put(dmb);
 		return ERR_CAST(area);
 	}
+	goto add;
 found:
-	area->dev = dev;
+	if (area->dev != dev) {
+		put_device(area->dev);
+		area->dev = get_device(dev);
+	}
+add:
 	area->handles++;
 	handle->area = area;
 	mutex_unlock(&dmb_area_lock);
@@ -800,16 +838,21 @@ void dmb_handle_put(struct dmb_handle *handle)
 	struct dmb_area *area;
 	unsigned long claimed;
 	struct dmb *dmb;
+	bool last;
 
 	if (IS_ERR_OR_NULL(handle))
 		return;
 	area = handle->area;
 	dmb = area->dmb;	/* the area may be gone below */
 	mutex_lock(&dmb_area_lock);
+	last = !--area->handles;
 	spin_lock(&area->lock);
 	claimed = area->book.claimed;
+	/* with the count: a debugfs claim still in flight will not commit */
+	if (last && !claimed)
+		area->dying = true;
 	spin_unlock(&area->lock);
-	if (!--area->handles) {
+	if (last) {
 		if (claimed)
 			dev_warn(area->dev, "dmb_alloc: %s: last handle dropped with %lu pages claimed; they stay claimed\n",
 				 area->name, claimed);
@@ -879,6 +922,9 @@ static int __init dmb_alloc_init(void)
 	if (!dmb_alloc_kobj)
 		return -ENOMEM;
 	dmb_alloc_debugfs = debugfs_create_dir("dmb_alloc", NULL);
+	if (test_hooks)
+		debugfs_create_u32("test_delay_ms", 0600, dmb_alloc_debugfs,
+				   &test_delay_ms);
 	return 0;
 }
 module_init(dmb_alloc_init);
@@ -889,8 +935,12 @@ static void __exit dmb_alloc_exit(void)
 
 	/* claims pin the module and handles pin it through their users */
 	mutex_lock(&dmb_area_lock);
-	list_for_each_entry_safe(area, tmp, &dmb_area_list, node)
+	list_for_each_entry_safe(area, tmp, &dmb_area_list, node) {
+		spin_lock(&area->lock);
+		area->dying = true;
+		spin_unlock(&area->lock);
 		dmb_area_destroy(area);
+	}
 	mutex_unlock(&dmb_area_lock);
 	debugfs_remove(dmb_alloc_debugfs);
 	kobject_put(dmb_alloc_kobj);

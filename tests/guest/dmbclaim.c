@@ -28,6 +28,10 @@
  *               claimed around it, the whole block fails with -EBUSY in
  *               bounded time, the trace event and the error name the pfn,
  *               and another process keeps running meanwhile
+ *   lastput     a claim through debugfs, held between its migration and
+ *               its commit (test_delay_ms), races the last handle: it
+ *               fails with -ENODEV, nothing stays claimed, and dmb_alloc
+ *               unloads
  *   driver_run  the debugfs "free" hook refuses a run that a driver (the
  *               sample decoder) claimed and userspace maps: -EPERM, and
  *               the frames stay intact
@@ -547,6 +551,27 @@ int main(int argc, char **argv)
 		munmap(w, q.size);
 		metric_set("stop", ioctl(fd, DMB_VDEC_STOP, NULL) ? -errno : 0);
 		close(fd);
+	} else if (!strcmp(test, "lastput")) {
+		int status = 0;
+		pid_t pid;
+
+		if (file_write(DA_DIR "/test_delay_ms", "1500"))
+			t_bail("no test_delay_ms knob");
+		pid = fork();
+		if (!pid)
+			_exit(-claim(&b0, 4 << 20, 0, NULL));
+		usleep(500000);		/* the claim now sleeps before its commit */
+		file_write(TEST_FILE, "unhandle");	/* waits for that write */
+		waitpid(pid, &status, 0);
+		metric_set("claim", WIFEXITED(status) ? -WEXITSTATUS(status) : 1);
+		metric_set("area_gone", access(b0.dir, F_OK) != 0);
+		file_write(DA_DIR "/test_delay_ms", "0");
+		metric_set("rmmod_test", syscall(SYS_delete_module, "dmb_test",
+						 O_NONBLOCK) ? -errno : 0);
+		metric_set("rmmod_alloc", syscall(SYS_delete_module, "dmb_alloc",
+						  O_NONBLOCK) ? -errno : 0);
+		check_expectations(argc, argv);
+		return t_finish();
 	} else if (!strcmp(test, "orphan")) {
 		char path[300];
 
