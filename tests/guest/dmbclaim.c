@@ -555,6 +555,9 @@ int main(int argc, char **argv)
 		int status = 0;
 		pid_t pid;
 
+		/* dmb_test's handle must be the last: no decoder driver */
+		if (syscall(SYS_delete_module, "dmb_vdec", O_NONBLOCK) && errno != ENOENT)
+			t_bail("cannot unload dmb_vdec: %s", strerror(errno));
 		if (file_write(DA_DIR "/test_delay_ms", "1500"))
 			t_bail("no test_delay_ms knob");
 		pid = fork();
