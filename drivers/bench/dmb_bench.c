@@ -32,8 +32,10 @@
  *  ballast   write "<MiB>": hold that much unmovable kernel memory (never
  *            in ZONE_MOVABLE nor in CMA), allocating or freeing to get
  *            there, but never leaving less than 32 MiB above the
- *            watermarks, until the file is closed; it steers where user
- *            pages land while the guest fills a region; read: MiB held
+ *            watermarks, until the file is closed (also after an
+ *            unbind: the ballast belongs to the open file); it steers
+ *            where user pages land while the guest fills a region;
+ *            read: MiB held
  *  copy      read: copies and zeroes 64 MiB of kernel pages, page by page
  *            as migration does, three times, and prints "copy <bytes>
  *            <best ns>" and "zero <bytes> <best ns>": the memory speed
@@ -97,13 +99,11 @@ struct bench_claim {
  * @pool: allocator of the carve-out
  * @claims: outstanding claim per region
  * @result: what reading "claim" returns
- * @ballast: pages held as ballast, linked through page->lru
- * @ballast_pages: how many
  * @dir: debugfs directory
  */
 struct bench {
 	struct device *dev;
-	struct mutex lock;	/* protects claims, result and ballast */
+	struct mutex lock;	/* protects claims and result */
 	struct dmb_handle *dmb;
 	phys_addr_t base[BENCH_REGIONS];
 	phys_addr_t size[BENCH_REGIONS];
@@ -111,8 +111,6 @@ struct bench {
 	struct gen_pool *pool;
 	struct bench_claim claims[BENCH_REGIONS];
 	char result[128];
-	struct list_head ballast;
-	unsigned long ballast_pages;
 	struct dentry *dir;
 };
 
@@ -244,7 +242,24 @@ static unsigned long ballast_room(void)
 	return max(room, 0L);
 }
 
-static void ballast_set(struct bench *b, unsigned long pages)
+/**
+ * struct bench_ballast - ballast held by one open "ballast" file
+ * @lock: serialises writers of that file
+ * @pages: the pages, linked through page->lru, order in page->private
+ * @nr: how many pages
+ *
+ * Not part of the bench state: debugfs calls ->release when the file is
+ * closed, which may be after the device was unbound and its devm memory
+ * freed.  The ballast lives with the file, and the open file keeps the
+ * module.
+ */
+struct bench_ballast {
+	struct mutex lock;	/* serialises writers */
+	struct list_head pages;
+	unsigned long nr;
+};
+
+static void ballast_set(struct bench_ballast *bl, unsigned long pages)
 {
 	/*
 	 * Unmovable, so never ZONE_MOVABLE nor a CMA pageblock; no retries,
@@ -255,13 +270,14 @@ static void ballast_set(struct bench *b, unsigned long pages)
 	unsigned int order = pageblock_order;
 	struct page *page;
 
-	while (b->ballast_pages < pages) {
+	lockdep_assert_held(&bl->lock);
+	while (bl->nr < pages) {
 		unsigned long room = ballast_room();
 
 		if (!room)
 			break;
 		while (order && ((1UL << order) > room ||
-				 b->ballast_pages + (1UL << order) > pages))
+				 bl->nr + (1UL << order) > pages))
 			order--;
 		page = alloc_pages(gfp, order);
 		if (!page) {
@@ -271,16 +287,16 @@ static void ballast_set(struct bench *b, unsigned long pages)
 			continue;
 		}
 		page->private = order;
-		list_add(&page->lru, &b->ballast);
-		b->ballast_pages += 1UL << order;
+		list_add(&page->lru, &bl->pages);
+		bl->nr += 1UL << order;
 		cond_resched();
 	}
-	while (b->ballast_pages > pages) {
-		page = list_first_entry(&b->ballast, struct page, lru);
+	while (bl->nr > pages) {
+		page = list_first_entry(&bl->pages, struct page, lru);
 		list_del(&page->lru);
 		order = page->private;
 		page->private = 0;
-		b->ballast_pages -= 1UL << order;
+		bl->nr -= 1UL << order;
 		__free_pages(page, order);
 	}
 }
@@ -372,53 +388,70 @@ static const struct file_operations release_fops = {
 	.llseek = default_llseek,
 };
 
+static int ballast_open(struct inode *inode, struct file *file)
+{
+	struct bench_ballast *bl = kzalloc(sizeof(*bl), GFP_KERNEL);
+
+	if (!bl)
+		return -ENOMEM;
+	mutex_init(&bl->lock);
+	INIT_LIST_HEAD(&bl->pages);
+	file->private_data = bl;
+	return 0;
+}
+
 static ssize_t ballast_write(struct file *file, const char __user *ubuf,
 			     size_t len, loff_t *ppos)
 {
-	struct bench *b = file->private_data;
+	struct bench_ballast *bl = file->private_data;
 	unsigned long long mib;
 	int ret;
 
 	ret = kstrtoull_from_user(ubuf, len, 0, &mib);
 	if (ret) {
-		dev_warn_ratelimited(b->dev, "ballast: expected a number of MiB\n");
+		pr_warn_ratelimited("ballast: expected a number of MiB\n");
 		return ret;
 	}
 	/* more than there is means "all it may take" */
 	mib = min_t(u64, mib, totalram_pages() >> (20 - PAGE_SHIFT));
-	mutex_lock(&b->lock);
-	ballast_set(b, mib << (20 - PAGE_SHIFT));
-	mutex_unlock(&b->lock);
+	mutex_lock(&bl->lock);
+	ballast_set(bl, mib << (20 - PAGE_SHIFT));
+	mutex_unlock(&bl->lock);
 	return len;
 }
 
 static ssize_t ballast_read(struct file *file, char __user *ubuf, size_t len,
 			    loff_t *ppos)
 {
-	struct bench *b = file->private_data;
+	struct bench_ballast *bl = file->private_data;
 	char buf[24];
 	int n;
 
-	mutex_lock(&b->lock);
-	n = scnprintf(buf, sizeof(buf), "%lu\n", b->ballast_pages >> (20 - PAGE_SHIFT));
-	mutex_unlock(&b->lock);
+	mutex_lock(&bl->lock);
+	n = scnprintf(buf, sizeof(buf), "%lu\n", bl->nr >> (20 - PAGE_SHIFT));
+	mutex_unlock(&bl->lock);
 	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
 }
 
-/* The ballast lives as long as the file stays open: a killed bench frees it. */
+/*
+ * The ballast lives as long as the file stays open: a killed bench frees
+ * it.  Also called after an unbind: touches nothing of the bench state.
+ */
 static int ballast_release(struct inode *inode, struct file *file)
 {
-	struct bench *b = file->private_data;
+	struct bench_ballast *bl = file->private_data;
 
-	mutex_lock(&b->lock);
-	ballast_set(b, 0);
-	mutex_unlock(&b->lock);
+	mutex_lock(&bl->lock);
+	ballast_set(bl, 0);
+	mutex_unlock(&bl->lock);
+	mutex_destroy(&bl->lock);
+	kfree(bl);
 	return 0;
 }
 
 static const struct file_operations ballast_fops = {
 	.owner = THIS_MODULE,
-	.open = simple_open,
+	.open = ballast_open,
 	.write = ballast_write,
 	.read = ballast_read,
 	.release = ballast_release,
@@ -586,7 +619,6 @@ static int bench_probe(struct platform_device *pdev)
 		return -ENOMEM;
 	b->dev = dev;
 	mutex_init(&b->lock);
-	INIT_LIST_HEAD(&b->ballast);
 	strscpy(b->result, "none\n", sizeof(b->result));
 
 	b->dmb = dmb_handle_get_by_name(dev, "dmb");
@@ -633,7 +665,6 @@ static void bench_remove(struct platform_device *pdev)
 	for (r = 0; r < BENCH_REGIONS; r++)
 		if (b->claims[r].size && bench_release(b, r))
 			dev_warn(b->dev, "%s: claim not released\n", region_names[r]);
-	ballast_set(b, 0);
 	mutex_unlock(&b->lock);
 	of_reserved_mem_device_release(b->dev);
 	dmb_handle_put(b->dmb);

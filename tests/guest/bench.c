@@ -723,6 +723,39 @@ static void part_boot(int argc, char **argv)
 	t_result(n > 0, "zone layout read");
 }
 
+/*
+ * Unbind the bench device while its "ballast" file is open and holds
+ * memory, then close the file: debugfs calls ->release after the removal,
+ * which must not touch the unbound device's state (KASAN on the debug
+ * kernel), and the ballast is freed.  Then bind again.
+ */
+static void part_unbind(int argc, char **argv)
+{
+	char buf[32];
+	int fd, n;
+	int64_t free0, free1;
+
+	if (load_module("dmb_bench"))
+		t_bail("cannot load dmb_bench");
+	fd = open(BENCH_DIR "ballast", O_RDWR);
+	if (fd < 0)
+		t_bail("cannot open the ballast: %s", strerror(errno));
+	free0 = meminfo_kb("MemFree");
+	metric_set("ballast_write", dprintf(fd, "64") > 0 ? 0 : -1);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	metric_set("ballast_mb", atoi(buf));
+	metric_set("unbind", file_write("/sys/bus/platform/drivers/dmb-bench/unbind", "bench"));
+	metric_set("write_after_unbind", dprintf(fd, "32") > 0 ? 0 : -errno);
+	free1 = meminfo_kb("MemFree");
+	close(fd);		/* ->release after the device is gone */
+	metric_set("freed_on_close_mb", (meminfo_kb("MemFree") - free1) / 1024.0);
+	metric_set("held_mb", (free0 - free1) / 1024.0);
+	metric_set("bind", file_write("/sys/bus/platform/drivers/dmb-bench/bind", "bench"));
+	metric_set("regions_after_bind", read_regions());
+	check_expectations(argc, argv);
+}
+
 int main(int argc, char **argv)
 {
 	const char *part = opt_get(argc, argv, "part") ?: "";
@@ -739,7 +772,9 @@ int main(int argc, char **argv)
 		part_balance(argc, argv);
 	else if (!strcmp(part, "boot"))
 		part_boot(argc, argv);
+	else if (!strcmp(part, "unbind"))
+		part_unbind(argc, argv);
 	else
-		t_bail("--part=%s: expected claim, reuse, balance or boot", part);
+		t_bail("--part=%s: expected claim, reuse, balance, boot or unbind", part);
 	return t_finish();
 }
