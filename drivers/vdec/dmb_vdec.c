@@ -4,7 +4,7 @@
  *
  * An emulated decoder without an IOMMU: when playback starts it claims its
  * frame buffers, physically contiguous, from the block its device tree node
- * references (memory-region-names "frames"), on the DRAM controller it is
+ * references (its one memory-region), on the DRAM controller it is
  * attached to; when playback stops it gives them back and user pages use
  * that memory again.  "Decoding" writes a known pattern into each buffer
  * through the kernel's mapping, as the decoder's DMA would, after checking
@@ -643,7 +643,11 @@ static int vdec_probe(struct platform_device *pdev)
 	mutex_init(&vdec->op_lock);
 	mutex_init(&vdec->lock);
 	vdec->dev = get_device(dev);
-	vdec->handle = dmb_handle_get_by_name(dev, "frames");
+	/*
+	 * The binding allows one memory-region; memory-region-names, if
+	 * present, can only say "frames": take it by index.
+	 */
+	vdec->handle = dmb_handle_get(dev, 0);
 	if (IS_ERR(vdec->handle)) {
 		ret = dev_err_probe(dev, PTR_ERR(vdec->handle),
 				    "no Designated Movable Block for the frames\n");
