@@ -571,12 +571,24 @@ static int vdec_open(struct inode *inode, struct file *file)
 static int vdec_release(struct inode *inode, struct file *file)
 {
 	struct vdec *vdec = file->private_data;
+	bool owner;
 
-	/* the last close: no mapping of this file is left */
-	mutex_lock(&vdec->op_lock);
-	if (vdec->session && vdec->session->owner == file)
-		vdec_session_end(vdec);
-	mutex_unlock(&vdec->op_lock);
+	/*
+	 * The last close: no mapping of this file is left, and no call of
+	 * it runs, so it cannot start a session meanwhile.  A file without
+	 * the session must not wait for op_lock: another file's claim may
+	 * hold it for seconds, and a killed process closes its files on
+	 * its way out.
+	 */
+	mutex_lock(&vdec->lock);
+	owner = vdec->session && vdec->session->owner == file;
+	mutex_unlock(&vdec->lock);
+	if (owner) {
+		mutex_lock(&vdec->op_lock);
+		if (vdec->session && vdec->session->owner == file)
+			vdec_session_end(vdec);
+		mutex_unlock(&vdec->op_lock);
+	}
 	kref_put(&vdec->ref, vdec_free);
 	return 0;
 }

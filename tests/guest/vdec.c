@@ -21,6 +21,8 @@
  *              data), the same process maps the decoder (refused at once:
  *              no session yet) and maps, faults and unmaps anonymous
  *              memory without waiting for the claim
+ *   killwait   a START that waits for another file's claim (seconds, the
+ *              block full of user data) dies at once when killed
  * Metrics: see each test; most end with count_after (buffers of the
  * session, through a fresh INFO).
  */
@@ -569,6 +571,45 @@ int main(int argc, char **argv)
 		t_report("while a START claimed for %.0f ms, mmap() returned in %.1f ms and the longest page fault gap was %.1f ms",
 			 now_ms() - t0, mmap_ms, fault_gap);
 		metric_set("stop", xioctl(fd, DMB_VDEC_STOP, NULL));
+		unfill(pid);
+	} else if (!strcmp(test, "killwait")) {
+		pid_t pid, claimer_pid, waiter;
+		int status = 0, pct = 0;
+		double t0, t1;
+
+		/* user data in the block makes the claim take a while */
+		info(fd, &in);
+		pid = filler((meminfo_kb("MemAvailable") << 10) - (448 << 20),
+			     0x9abcdef0, in.dmb_base, in.dmb_size, &pct);
+		if (pid < 0)
+			t_bail("cannot fill memory");
+		metric_set("fill_in_block_pct", pct);
+		claimer_pid = fork();
+		if (!claimer_pid) {
+			/* the whole block: migrates everything the filler put there */
+			ret = start(fd, 1, 256 << 20);
+			_exit(ret ? 1 : 0);
+		}
+		usleep(30000);
+		waiter = fork();
+		if (!waiter) {
+			int wfd = vopen();
+
+			/* waits for the claimer's START, then finds a session */
+			_exit(wfd < 0 || start(wfd, 1, 4 << 20) != -EBUSY ? 1 : 0);
+		}
+		usleep(30000);
+		t0 = now_ms();
+		kill(waiter, SIGKILL);
+		waitpid(waiter, &status, 0);
+		t1 = now_ms();
+		metric_set("waiter_killed", WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+		metric_set("kill_to_death_ms", t1 - t0);
+		waitpid(claimer_pid, &status, 0);
+		metric_set("claim_ms_after_kill", now_ms() - t1);
+		metric_set("claimer_ok", WIFEXITED(status) && !WEXITSTATUS(status));
+		t_report("a START waiting behind a claim died %.1f ms after SIGKILL; the claim went on for %.0f ms",
+			 t1 - t0, now_ms() - t1);
 		unfill(pid);
 	} else {
 		t_bail("unknown --test=%s", test);
