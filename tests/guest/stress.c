@@ -103,10 +103,9 @@ static int churn(size_t len)
 /* One start/decode/verify/stop cycle; 0, -ENOMEM, or another error */
 static int cycle(const char *label, uint32_t seed)
 {
-	uint64_t sizes[4] = { 8 << 20, 8 << 20, 16 << 20, 32 << 20 };
-	struct dmb_vdec_start st = { .count = 4, .sizes_ptr = (uintptr_t)sizes };
+	struct dmb_vdec_start st = { .count = 4, .sizes = { 8 << 20, 8 << 20, 16 << 20, 32 << 20 } };
 	struct dmb_vdec_decode d = { .seed = seed };
-	struct dmb_vdec_buf bb;
+	struct dmb_vdec_query q;
 	char path[64];
 	int fd, ret = 0;
 	uint32_t b, *w;
@@ -119,27 +118,24 @@ static int cycle(const char *label, uint32_t seed)
 		ret = -errno;
 		goto out;
 	}
-	if (ioctl(fd, DMB_VDEC_DECODE, &d) || d.checked != 4) {
+	memset(&q, 0, sizeof(q));
+	if (ioctl(fd, DMB_VDEC_DECODE, &d) || ioctl(fd, DMB_VDEC_QUERY, &q) ||
+	    d.checked != 4) {
 		ret = -EIO;
 		goto out;
 	}
-	for (b = 0; b < 4 && !ret; b++) {
-		memset(&bb, 0, sizeof(bb));
-		bb.index = b;
-		if (ioctl(fd, DMB_VDEC_BUF, &bb)) {
-			ret = -EIO;
-			break;
-		}
-		w = mmap(NULL, bb.size, PROT_READ, MAP_SHARED, fd, bb.offset);
+	for (b = 0; b < q.count && !ret; b++) {
+		w = mmap(NULL, q.bufs[b].size, PROT_READ, MAP_SHARED, fd,
+			 q.bufs[b].offset);
 		if (w == MAP_FAILED) {
 			ret = -errno;
 			break;
 		}
 		if (w[0] != (seed ^ (b << 24)) ||
-		    w[bb.size / 4 - 1] != (seed ^ (b << 24) ^
-					   (uint32_t)(bb.size / 4 - 1)))
+		    w[q.bufs[b].size / 4 - 1] != (seed ^ (b << 24) ^
+						  (uint32_t)(q.bufs[b].size / 4 - 1)))
 			ret = -EIO;
-		munmap(w, bb.size);
+		munmap(w, q.bufs[b].size);
 	}
 	if (!ret && ioctl(fd, DMB_VDEC_STOP))
 		ret = -errno;
@@ -151,8 +147,7 @@ out:
 /* A player that claims and is killed before it can stop */
 static int killed_player(const char *label)
 {
-	static uint64_t size = 128 << 20;
-	struct dmb_vdec_start st = { .count = 1, .sizes_ptr = (uintptr_t)&size };
+	struct dmb_vdec_start st = { .count = 1, .sizes = { 128 << 20 } };
 	int status = 0;
 	pid_t pid = fork();
 
@@ -237,13 +232,13 @@ int main(int argc, char **argv)
 
 	/* nothing stays claimed: a whole-block claim still works */
 	for (k = 0; k < 2; k++) {
-		struct dmb_vdec_info q;
+		struct dmb_vdec_query q;
 		char path[64];
 
 		snprintf(path, sizeof(path), "/dev/dmb-vdec-%s", k ? "pip" : "main");
 		fd = open(path, O_RDWR);
 		memset(&q, 0, sizeof(q));
-		if (fd < 0 || ioctl(fd, DMB_VDEC_INFO, &q))
+		if (fd < 0 || ioctl(fd, DMB_VDEC_QUERY, &q))
 			t_bail("cannot query %s", path);
 		metric_set(k ? "pip.count_after" : "main.count_after", q.count);
 		close(fd);
