@@ -9,24 +9,33 @@
  *  - dmb: a Designated Movable Block, claimed with dmb_alloc();
  *  - cma: a reusable shared-dma-pool, the device's own CMA area, claimed
  *    with dma_alloc_pages(), the DMA API's call for a buffer the driver
- *    maps itself.  CMA's cma_alloc() is not exported to modules, and the
- *    DMA API zeroes what it returns: the DMB and carve-out claims can zero
- *    too ("zero" below) so that like is compared with like;
+ *    maps itself.  CMA's cma_alloc() is not exported to modules;
  *  - carveout: a no-map region, memremap()ed and handed out with a
  *    genalloc pool, the way drivers use carve-outs.
+ *
+ * Every claim returns zeroed memory, as a driver must hand it out: the
+ * DMA API and dmb_alloc() zero what they return, and the carve-out claim
+ * zeroes its run inside the timed claim, so like is compared with like.
+ * The zeroing alone is then timed on its own by zeroing the claimed run a
+ * second time (the same work on the same pages), and reported apart.
  *
  * debugfs, /sys/kernel/debug/dmb_bench/:
  *
  *  regions   read: "<name> <base> <size>" per region, hex
- *  claim     write "<region> <bytes> [zero]": claim a run (one claim per
- *            region at a time); read: "ok <region> <pfn> <pages> <ns>
- *            <zero ns>" (pfn in hex) or "error <region> <errno>"
+ *  claim     write "<region> <bytes> [zero]": claim a zeroed run (one
+ *            claim per region at a time; "zero" is accepted and changes
+ *            nothing); read: "ok <region> <pfn> <pages> <ns> <zero ns>"
+ *            (pfn in hex; ns is the whole claim, zeroing included; zero
+ *            ns is what zeroing the run takes, measured apart) or
+ *            "error <region> <errno>"
  *  release   write "<region>": give the claim back
  *  ballast   write "<MiB>": hold that much unmovable kernel memory (never
  *            in ZONE_MOVABLE nor in CMA), allocating or freeing to get
  *            there, but never leaving less than 32 MiB above the
- *            watermarks, until the file is closed; it steers where user
- *            pages land while the guest fills a region; read: MiB held
+ *            watermarks, until the file is closed (also after an
+ *            unbind: the ballast belongs to the open file); it steers
+ *            where user pages land while the guest fills a region;
+ *            read: MiB held
  *  copy      read: copies and zeroes 64 MiB of kernel pages, page by page
  *            as migration does, three times, and prints "copy <bytes>
  *            <best ns>" and "zero <bytes> <best ns>": the memory speed
@@ -90,13 +99,11 @@ struct bench_claim {
  * @pool: allocator of the carve-out
  * @claims: outstanding claim per region
  * @result: what reading "claim" returns
- * @ballast: pages held as ballast, linked through page->lru
- * @ballast_pages: how many
  * @dir: debugfs directory
  */
 struct bench {
 	struct device *dev;
-	struct mutex lock;	/* protects claims, result and ballast */
+	struct mutex lock;	/* protects claims and result */
 	struct dmb_handle *dmb;
 	phys_addr_t base[BENCH_REGIONS];
 	phys_addr_t size[BENCH_REGIONS];
@@ -104,8 +111,6 @@ struct bench {
 	struct gen_pool *pool;
 	struct bench_claim claims[BENCH_REGIONS];
 	char result[128];
-	struct list_head ballast;
-	unsigned long ballast_pages;
 	struct dentry *dir;
 };
 
@@ -137,10 +142,10 @@ static u64 bench_zero(struct bench *b, int r, struct bench_claim *c)
 	return ktime_get_ns() - t0;
 }
 
-static int bench_claim(struct bench *b, int r, size_t size, bool zero)
+static int bench_claim(struct bench *b, int r, size_t size)
 {
 	struct bench_claim *c = &b->claims[r];
-	u64 t0, ns, zero_ns = 0;
+	u64 t0, ns, zero_ns;
 
 	if (c->size)
 		return -EBUSY;
@@ -150,13 +155,14 @@ static int bench_claim(struct bench *b, int r, size_t size, bool zero)
 	t0 = ktime_get_ns();
 	switch (r) {
 	case BENCH_DMB:
-		c->page = dmb_alloc(b->dmb, size, 0, GFP_KERNEL | __GFP_NOWARN);
+		/* zeroed by dmb_alloc(), as the DMA API zeroes */
+		c->page = dmb_alloc(b->dmb, size, 0, GFP_KERNEL | __GFP_NOWARN, 0);
 		if (IS_ERR(c->page))
 			return PTR_ERR(c->page);
 		c->phys = page_to_phys(c->page);
 		break;
 	case BENCH_CMA:
-		/* the DMA API zeroes: there is no "zero" to add */
+		/* the DMA API zeroes */
 		c->page = dma_alloc_pages(b->dev, size, &c->dma,
 					  DMA_BIDIRECTIONAL, GFP_KERNEL | __GFP_NOWARN);
 		if (!c->page)
@@ -169,18 +175,20 @@ static int bench_claim(struct bench *b, int r, size_t size, bool zero)
 				       DMA_BIDIRECTIONAL);
 			return -ERANGE;
 		}
-		zero = false;
 		break;
 	case BENCH_CARVEOUT:
 		c->phys = gen_pool_alloc(b->pool, size);
 		if (!c->phys)
 			return -ENOMEM;
+		c->size = size;
+		/* what the other two do inside their claim */
+		bench_zero(b, r, c);
 		break;
 	}
 	ns = ktime_get_ns() - t0;
 	c->size = size;
-	if (zero)
-		zero_ns = bench_zero(b, r, c);
+	/* the zeroing alone: the same work again, on the same pages */
+	zero_ns = bench_zero(b, r, c);
 	snprintf(b->result, sizeof(b->result), "ok %s %llx %zu %llu %llu\n",
 		 region_names[r], (u64)PHYS_PFN(c->phys), size >> PAGE_SHIFT,
 		 ns, zero_ns);
@@ -234,7 +242,24 @@ static unsigned long ballast_room(void)
 	return max(room, 0L);
 }
 
-static void ballast_set(struct bench *b, unsigned long pages)
+/**
+ * struct bench_ballast - ballast held by one open "ballast" file
+ * @lock: serialises writers of that file
+ * @pages: the pages, linked through page->lru, order in page->private
+ * @nr: how many pages
+ *
+ * Not part of the bench state: debugfs calls ->release when the file is
+ * closed, which may be after the device was unbound and its devm memory
+ * freed.  The ballast lives with the file, and the open file keeps the
+ * module.
+ */
+struct bench_ballast {
+	struct mutex lock;	/* serialises writers */
+	struct list_head pages;
+	unsigned long nr;
+};
+
+static void ballast_set(struct bench_ballast *bl, unsigned long pages)
 {
 	/*
 	 * Unmovable, so never ZONE_MOVABLE nor a CMA pageblock; no retries,
@@ -245,13 +270,14 @@ static void ballast_set(struct bench *b, unsigned long pages)
 	unsigned int order = pageblock_order;
 	struct page *page;
 
-	while (b->ballast_pages < pages) {
+	lockdep_assert_held(&bl->lock);
+	while (bl->nr < pages) {
 		unsigned long room = ballast_room();
 
 		if (!room)
 			break;
 		while (order && ((1UL << order) > room ||
-				 b->ballast_pages + (1UL << order) > pages))
+				 bl->nr + (1UL << order) > pages))
 			order--;
 		page = alloc_pages(gfp, order);
 		if (!page) {
@@ -261,16 +287,16 @@ static void ballast_set(struct bench *b, unsigned long pages)
 			continue;
 		}
 		page->private = order;
-		list_add(&page->lru, &b->ballast);
-		b->ballast_pages += 1UL << order;
+		list_add(&page->lru, &bl->pages);
+		bl->nr += 1UL << order;
 		cond_resched();
 	}
-	while (b->ballast_pages > pages) {
-		page = list_first_entry(&b->ballast, struct page, lru);
+	while (bl->nr > pages) {
+		page = list_first_entry(&bl->pages, struct page, lru);
 		list_del(&page->lru);
 		order = page->private;
 		page->private = 0;
-		b->ballast_pages -= 1UL << order;
+		bl->nr -= 1UL << order;
 		__free_pages(page, order);
 	}
 }
@@ -306,7 +332,7 @@ static ssize_t claim_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	}
 	mutex_lock(&b->lock);
-	ret = bench_claim(b, r, size, n == 3);
+	ret = bench_claim(b, r, size);
 	if (ret)
 		snprintf(b->result, sizeof(b->result), "error %s %d\n",
 			 region_names[r], ret);
@@ -362,53 +388,70 @@ static const struct file_operations release_fops = {
 	.llseek = default_llseek,
 };
 
+static int ballast_open(struct inode *inode, struct file *file)
+{
+	struct bench_ballast *bl = kzalloc(sizeof(*bl), GFP_KERNEL);
+
+	if (!bl)
+		return -ENOMEM;
+	mutex_init(&bl->lock);
+	INIT_LIST_HEAD(&bl->pages);
+	file->private_data = bl;
+	return 0;
+}
+
 static ssize_t ballast_write(struct file *file, const char __user *ubuf,
 			     size_t len, loff_t *ppos)
 {
-	struct bench *b = file->private_data;
+	struct bench_ballast *bl = file->private_data;
 	unsigned long long mib;
 	int ret;
 
 	ret = kstrtoull_from_user(ubuf, len, 0, &mib);
 	if (ret) {
-		dev_warn_ratelimited(b->dev, "ballast: expected a number of MiB\n");
+		pr_warn_ratelimited("ballast: expected a number of MiB\n");
 		return ret;
 	}
 	/* more than there is means "all it may take" */
 	mib = min_t(u64, mib, totalram_pages() >> (20 - PAGE_SHIFT));
-	mutex_lock(&b->lock);
-	ballast_set(b, mib << (20 - PAGE_SHIFT));
-	mutex_unlock(&b->lock);
+	mutex_lock(&bl->lock);
+	ballast_set(bl, mib << (20 - PAGE_SHIFT));
+	mutex_unlock(&bl->lock);
 	return len;
 }
 
 static ssize_t ballast_read(struct file *file, char __user *ubuf, size_t len,
 			    loff_t *ppos)
 {
-	struct bench *b = file->private_data;
+	struct bench_ballast *bl = file->private_data;
 	char buf[24];
 	int n;
 
-	mutex_lock(&b->lock);
-	n = scnprintf(buf, sizeof(buf), "%lu\n", b->ballast_pages >> (20 - PAGE_SHIFT));
-	mutex_unlock(&b->lock);
+	mutex_lock(&bl->lock);
+	n = scnprintf(buf, sizeof(buf), "%lu\n", bl->nr >> (20 - PAGE_SHIFT));
+	mutex_unlock(&bl->lock);
 	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
 }
 
-/* The ballast lives as long as the file stays open: a killed bench frees it. */
+/*
+ * The ballast lives as long as the file stays open: a killed bench frees
+ * it.  Also called after an unbind: touches nothing of the bench state.
+ */
 static int ballast_release(struct inode *inode, struct file *file)
 {
-	struct bench *b = file->private_data;
+	struct bench_ballast *bl = file->private_data;
 
-	mutex_lock(&b->lock);
-	ballast_set(b, 0);
-	mutex_unlock(&b->lock);
+	mutex_lock(&bl->lock);
+	ballast_set(bl, 0);
+	mutex_unlock(&bl->lock);
+	mutex_destroy(&bl->lock);
+	kfree(bl);
 	return 0;
 }
 
 static const struct file_operations ballast_fops = {
 	.owner = THIS_MODULE,
-	.open = simple_open,
+	.open = ballast_open,
 	.write = ballast_write,
 	.read = ballast_read,
 	.release = ballast_release,
@@ -576,7 +619,6 @@ static int bench_probe(struct platform_device *pdev)
 		return -ENOMEM;
 	b->dev = dev;
 	mutex_init(&b->lock);
-	INIT_LIST_HEAD(&b->ballast);
 	strscpy(b->result, "none\n", sizeof(b->result));
 
 	b->dmb = dmb_handle_get_by_name(dev, "dmb");
@@ -623,7 +665,6 @@ static void bench_remove(struct platform_device *pdev)
 	for (r = 0; r < BENCH_REGIONS; r++)
 		if (b->claims[r].size && bench_release(b, r))
 			dev_warn(b->dev, "%s: claim not released\n", region_names[r]);
-	ballast_set(b, 0);
 	mutex_unlock(&b->lock);
 	of_reserved_mem_device_release(b->dev);
 	dmb_handle_put(b->dmb);

@@ -28,6 +28,7 @@
 #include <linux/dmb.h>
 #include <linux/dmb_alloc.h>
 #include <linux/gfp.h>
+#include <linux/highmem.h>
 #include <linux/kobject.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -47,21 +48,31 @@
 #define DMB_ALLOC_PASSES	3
 /* Pause between passes, for transient pins and writeback to end */
 #define DMB_ALLOC_PASS_MS	20
+/* Busy alloc_contig_range() attempts of one claim, then -EBUSY */
+#define DMB_ALLOC_MAX_TRIES	16
+/* Time after which a claim that keeps finding busy pages gives up */
+#define DMB_ALLOC_MAX_MS	10000
 
 /**
  * struct dmb_area - a block in use through this module
  * @node: in dmb_area_list
  * @dmb: the core's block
- * @dev: the device holding it
+ * @dev: the device that took the last handle, with a reference (an
+ *	orphan area prints through it after its driver is gone)
  * @name: short name (the block's device tree node or movablecore= item)
  * @base_pfn: first page frame of the block
  * @book: claimed pages, under @lock
  * @lock: protects @book
  * @mutex: serialises alloc_contig_range() on this block
  * @handles: handles given out and not put, under dmb_area_lock
+ * @dying: the last handle went with nothing claimed and the area is being
+ *	destroyed: a claim still in flight (debugfs) must not commit; under
+ *	@lock
  * @kobj: /sys/kernel/dmb_alloc/<name>, owns the area's memory
  * @debugfs: /sys/kernel/debug/dmb_alloc/<name>
- * @test_claims: runs claimed through debugfs, under @mutex
+ * @test_last_pfn: first page of the last run claimed through debugfs,
+ *	under @lock
+ * @test_last_size: its size in bytes, under @lock; 0 if none
  * @claims_ok: successful dmb_alloc() calls
  * @claims_failed: failed dmb_alloc() calls
  * @pages_claimed: pages handed out
@@ -78,9 +89,11 @@ struct dmb_area {
 	spinlock_t lock;		/* protects @book */
 	struct mutex mutex;		/* serialises alloc_contig_range() */
 	unsigned int handles;
+	bool dying;
 	struct kobject kobj;
 	struct dentry *debugfs;
-	struct list_head test_claims;
+	unsigned long test_last_pfn;
+	size_t test_last_size;
 	atomic_long_t claims_ok;
 	atomic_long_t claims_failed;
 	atomic_long_t pages_claimed;
@@ -94,13 +107,6 @@ struct dmb_area {
  */
 struct dmb_handle {
 	struct dmb_area *area;
-};
-
-/* A run claimed through the debugfs "alloc" file */
-struct dmb_test_claim {
-	struct list_head node;
-	struct page *pages;
-	size_t size;
 };
 
 static LIST_HEAD(dmb_area_list);
@@ -156,6 +162,7 @@ static void dmb_area_release(struct kobject *kobj)
 {
 	struct dmb_area *area = container_of(kobj, struct dmb_area, kobj);
 
+	put_device(area->dev);
 	bitmap_free(area->book.bitmap);
 	kfree(area);
 }
@@ -165,6 +172,26 @@ static const struct kobj_type dmb_area_ktype = {
 	.sysfs_ops = &kobj_sysfs_ops,
 	.default_groups = dmb_area_groups,
 };
+
+/* ---- test configuration ------------------------------------------------ */
+
+/*
+ * The claim hooks, "alloc" and "free", exist only with test_hooks=1: they
+ * let root claim any amount of a block, which starves its driver.  "free"
+ * releases only runs that "alloc" claimed, never a driver's (whose device
+ * or userspace mappings may still use them).
+ */
+static bool test_hooks;
+module_param(test_hooks, bool, 0444);
+MODULE_PARM_DESC(test_hooks,
+		 "Create the debugfs alloc/free claim hooks (test kernels only; default: off)");
+
+/*
+ * With test_hooks: /sys/kernel/debug/dmb_alloc/test_delay_ms holds a claim
+ * made through "alloc" that long between its migration and its commit, so
+ * that tests can race it deterministically against the last handle.
+ */
+static u32 test_delay_ms;
 
 /* ---- claiming ------------------------------------------------------------ */
 
@@ -178,61 +205,109 @@ static void dmb_area_claimed(struct dmb_area *area, unsigned long before,
 		module_put(THIS_MODULE);
 }
 
-/**
- * dmb_alloc - claim a physically contiguous run of a device's block
- * @handle: from dmb_handle_get()
- * @size: bytes, rounded up to pages
- * @align: alignment of the run's physical address, a power of two; 0 for
- *	a page
- * @gfp: GFP_KERNEL, optionally with __GFP_NOWARN, for the migration;
- *	__GFP_RETRY_MAYFAIL is added: a claim never invokes the OOM killer
- *	(user data is worth more than a claim), it fails with -ENOMEM
- *
- * Finds a free run of the block and migrates whatever user or page cache
- * data lives there to memory outside it.  If pages are busy (transiently
- * pinned, under writeback) the next position is tried, and the block is
- * walked a few times with a short pause before giving up.  A fatal signal
- * aborts the claim.  On any failure nothing stays claimed and no data is
- * lost.  The contents of the run are not zeroed.
- *
- * Context: process context, may sleep.
- * Return: the first page of the run; ERR_PTR(-EINVAL) for bad arguments,
- * ERR_PTR(-ENOSPC) if the block has no free run of that size and
- * alignment, ERR_PTR(-EBUSY) if every candidate stayed busy,
- * ERR_PTR(-ENOMEM) if the data could not be moved out (not enough free
- * memory elsewhere), ERR_PTR(-EINTR) on a fatal signal.
- */
-struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
-		       gfp_t gfp)
+/* Zero a claimed run through the kernel's mapping, a page at a time */
+static void dmb_zero_run(unsigned long pfn, unsigned long nr)
 {
-	struct dmb_area *area;
-	unsigned long nr, mask, offset, bitno, start = 0, before;
+	unsigned long i;
+
+	for (i = 0; i < nr; i++) {
+		clear_highpage(pfn_to_page(pfn + i));
+		if (!((i + 1) & 1023))
+			cond_resched();
+	}
+}
+
+/**
+ * struct dmb_busy - a page that kept a run from being claimed
+ * @pfn: its page frame, or 0 if none was found (it went away meanwhile)
+ * @flags: its page flags
+ * @refcount: references to its folio
+ * @mapcount: user mappings of its folio
+ */
+struct dmb_busy {
+	unsigned long pfn;
+	unsigned long flags;
+	int refcount;
+	int mapcount;
+};
+
+/*
+ * After alloc_contig_range() returned -EBUSY, find the page that stayed:
+ * what it migrated is free again, so the first page of the run that is
+ * neither free nor a tail of a folio is the likely culprit.  The page is
+ * not locked nor referenced, so this is a snapshot for the report (racy
+ * reads of struct page, which always exists), never used to decide
+ * anything but where to look next.
+ */
+static void dmb_find_busy(unsigned long pfn, unsigned long nr,
+			  struct dmb_busy *busy)
+{
+	unsigned long i;
+
+	busy->pfn = 0;
+	for (i = 0; i < nr; i++) {
+		struct page *page = pfn_to_page(pfn + i);
+		struct folio *folio;
+
+		if (PageBuddy(page) || !page_count(page))
+			continue;
+		folio = page_folio(page);
+		busy->pfn = pfn + i;
+		busy->flags = READ_ONCE(page->flags);
+		busy->refcount = folio_ref_count(folio);
+		busy->mapcount = folio_mapcount(folio);
+		return;
+	}
+}
+
+/*
+ * Can dmb_alloc() migrate with this gfp?  It must allow sleeping (the
+ * migration waits for page locks and writeback) and carry nothing but
+ * reclaim modifiers: checked before anything is reserved.
+ */
+static bool dmb_gfp_ok(gfp_t gfp)
+{
+	return gfpflags_allow_blocking(gfp) &&
+	       !(gfp & ~(GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL));
+}
+
+/*
+ * The claim itself.  @test marks the run as made through the debugfs
+ * "alloc" hook, the only runs its "free" may release.
+ */
+static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
+				size_t align, gfp_t gfp, unsigned int flags,
+				bool test)
+{
+	unsigned long nr, mask, offset, bitno, start = 0, before, deadline;
+	struct dmb_busy busy = {};
 	struct dmb_claim *claim;
-	unsigned int pass = 0;
-	bool busy = false;
-	const char *why;
+	unsigned int pass = 0, tries = 0;
+	bool busy_seen = false;
+	const char *why = NULL;
 	u64 t0 = ktime_get_ns();
 	int ret;
 
-	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
-		return ERR_PTR(-EINVAL);
-	area = handle->area;
-	if (dmb_book_check_alloc(&area->book, size, align, &nr, &mask, &why)) {
-		dev_warn_ratelimited(area->dev, "%s: %s: %zu bytes aligned to %zu: %s\n",
-				     __func__, area->name, size, align, why);
+	might_sleep();
+	if (flags & ~DMB_ALLOC_NOZERO)
+		why = "unknown flags";
+	else if (!dmb_gfp_ok(gfp))
+		why = "gfp must allow sleeping, with no zone or action modifiers";
+	else
+		dmb_book_check_alloc(&area->book, size, align, &nr, &mask, &why);
+	if (why) {
+		dev_warn_ratelimited(area->dev, "%s: %s: %zu bytes aligned to %zu, flags 0x%x, gfp %pGg: %s\n",
+				     __func__, area->name, size, align, flags,
+				     &gfp, why);
 		atomic_long_inc(&area->claims_failed);
 		return ERR_PTR(-EINVAL);
 	}
 	claim = kmalloc(sizeof(*claim), GFP_KERNEL);
 	if (!claim)
 		return ERR_PTR(-ENOMEM);
+	claim->test = test;
 	offset = area->base_pfn & mask;
-	/*
-	 * The migration targets are allocated with @gfp: without this, a
-	 * claim that runs short of memory would have the OOM killer take
-	 * user processes to make room for it.
-	 */
-	gfp |= __GFP_RETRY_MAYFAIL;
+	deadline = jiffies + msecs_to_jiffies(DMB_ALLOC_MAX_MS);
 	trace_dmb_alloc_start(area->name, nr, mask + 1);
 
 	for (;;) {
@@ -244,8 +319,8 @@ struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
 		 */
 		spin_unlock(&area->lock);
 		if (bitno >= area->book.count) {
-			if (busy && ++pass < DMB_ALLOC_PASSES) {
-				busy = false;
+			if (busy_seen && ++pass < DMB_ALLOC_PASSES) {
+				busy_seen = false;
 				start = 0;
 				msleep(DMB_ALLOC_PASS_MS);
 				if (fatal_signal_pending(current)) {
@@ -258,11 +333,15 @@ struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
 			break;
 		}
 
-		mutex_lock(&area->mutex);
-		ret = alloc_contig_range(area->base_pfn + bitno,
-					 area->base_pfn + bitno + nr,
-					 MIGRATE_MOVABLE, gfp);
-		mutex_unlock(&area->mutex);
+		ret = mutex_lock_killable(&area->mutex);
+		if (!ret) {
+			ret = alloc_contig_range(area->base_pfn + bitno,
+						 area->base_pfn + bitno + nr,
+						 MIGRATE_MOVABLE, gfp);
+			mutex_unlock(&area->mutex);
+		} else {
+			ret = -EINTR;
+		}
 		if (!ret)
 			break;
 
@@ -271,27 +350,67 @@ struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
 		spin_unlock(&area->lock);
 		if (ret != -EBUSY)
 			break;
-		busy = true;
+		busy_seen = true;
 		atomic_long_inc(&area->busy_retries);
-		trace_dmb_alloc_busy_retry(area->name, area->base_pfn + bitno, nr);
+		dmb_find_busy(area->base_pfn + bitno, nr, &busy);
+		trace_dmb_alloc_busy_retry(area->name, area->base_pfn + bitno,
+					   nr, busy.pfn, busy.flags,
+					   busy.refcount, busy.mapcount);
 		if (fatal_signal_pending(current)) {
 			ret = -EINTR;
 			break;
 		}
-		start = bitno + mask + 1;
+		/*
+		 * Every alloc_contig_range() isolates, drains the per-CPU
+		 * lists of every CPU and migrates: a page that cannot move
+		 * (an unprivileged process can hold one with a pipe) must
+		 * not cost a call per page, nor keep the claim going.
+		 */
+		if (++tries >= DMB_ALLOC_MAX_TRIES || time_after(jiffies, deadline)) {
+			ret = -EBUSY;
+			break;
+		}
+		/* skip past the pageblock that held the busy page */
+		if (busy.pfn)
+			start = round_up(busy.pfn - area->base_pfn + 1,
+					 pageblock_nr_pages);
+		else
+			start = round_up(bitno + 1, pageblock_nr_pages);
 	}
 
 	if (ret) {
 		kfree(claim);
 		atomic_long_inc(&area->claims_failed);
 		trace_dmb_alloc_finish(area->name, 0, nr, ret, ktime_get_ns() - t0);
-		if (!(gfp & __GFP_NOWARN))
+		if (ret == -EBUSY && busy.pfn)
+			dev_warn_ratelimited(area->dev, "%s: %s: claim of %lu pages failed: %d after %u tries: pfn 0x%lx busy (refcount %d, mapcount %d, flags %pGp)\n",
+					     __func__, area->name, nr, ret, tries + 1,
+					     busy.pfn, busy.refcount, busy.mapcount,
+					     &busy.flags);
+		else if (!(gfp & __GFP_NOWARN))
 			dev_warn_ratelimited(area->dev, "%s: %s: claim of %lu pages failed: %d\n",
 					     __func__, area->name, nr, ret);
 		return ERR_PTR(ret);
 	}
 
+	if (test && READ_ONCE(test_delay_ms))
+		msleep(READ_ONCE(test_delay_ms));
+	/* the pages still hold what was migrated out of them */
+	if (!(flags & DMB_ALLOC_NOZERO))
+		dmb_zero_run(area->base_pfn + bitno, nr);
+
 	spin_lock(&area->lock);
+	if (unlikely(area->dying)) {
+		/* only a debugfs claim can race the last handle */
+		dmb_book_unreserve(&area->book, bitno, nr);
+		spin_unlock(&area->lock);
+		free_contig_range(area->base_pfn + bitno, nr);
+		kfree(claim);
+		atomic_long_inc(&area->claims_failed);
+		trace_dmb_alloc_finish(area->name, 0, nr, -ENODEV,
+				       ktime_get_ns() - t0);
+		return ERR_PTR(-ENODEV);
+	}
 	before = area->book.claimed;
 	dmb_book_commit(&area->book, claim, bitno, nr);
 	spin_unlock(&area->lock);
@@ -302,32 +421,76 @@ struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
 			       ktime_get_ns() - t0);
 	return pfn_to_page(area->base_pfn + bitno);
 }
-EXPORT_SYMBOL_GPL(dmb_alloc);
 
 /**
- * dmb_release - give back a run claimed with dmb_alloc()
- * @handle: the handle it was claimed with
- * @pages: what dmb_alloc() returned
- * @size: the size passed to dmb_alloc()
+ * dmb_alloc - claim a physically contiguous run of a device's block
+ * @handle: from dmb_handle_get()
+ * @size: bytes, rounded up to pages
+ * @align: alignment of the run's physical address, a power of two; 0 for
+ *	a page
+ * @gfp: GFP_KERNEL, optionally with __GFP_NOWARN, for the migration
+ *	targets; alloc_contig_range() adds __GFP_RETRY_MAYFAIL itself, so a
+ *	claim never invokes the OOM killer, it fails with -ENOMEM.  Any
+ *	other gfp (one that cannot sleep, in particular) is refused at once.
+ * @flags: 0, or DMB_ALLOC_NOZERO
  *
- * The pages return to the page allocator, in ZONE_MOVABLE, where user
- * pages can use them at once.  A run that is not exactly one claimed with
- * this handle (never claimed, already released, of another block, another
- * size, part of a run) is refused with a warning and nothing changes.
+ * Finds a free run of the block and migrates whatever user or page cache
+ * data lives there to memory outside it.  If a page stays busy (pinned,
+ * referenced from a pipe, under writeback) the search goes on past the
+ * pageblock that holds it, and the block is walked a few times with a
+ * short pause; a claim makes at most DMB_ALLOC_MAX_TRIES busy attempts and
+ * gives up after DMB_ALLOC_MAX_MS, with -EBUSY and a message that names
+ * the busy page.  A fatal signal aborts the claim.  On any failure nothing
+ * stays claimed and no data is lost.
+ *
+ * The run is zeroed before it is returned, as the DMA API and the CMA heap
+ * do: the pages held other processes' data until the migration copied it
+ * out.  Only a driver that overwrites every byte of the run before anyone
+ * (its device, userspace) can read it may pass DMB_ALLOC_NOZERO.
  *
  * Context: process context, may sleep.
- * Return: 0, or -EINVAL for a run this handle does not own.
+ * Return: the first page of the run; ERR_PTR(-EINVAL) for bad arguments,
+ * ERR_PTR(-ENOSPC) if the block has no free run of that size and
+ * alignment, ERR_PTR(-EBUSY) if every candidate stayed busy,
+ * ERR_PTR(-ENOMEM) if the data could not be moved out (not enough free
+ * memory elsewhere), ERR_PTR(-EINTR) on a fatal signal.
  */
-int dmb_release(struct dmb_handle *handle, struct page *pages, size_t size)
+struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
+		       gfp_t gfp, unsigned int flags)
 {
-	struct dmb_area *area;
+	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
+		return ERR_PTR(-EINVAL);
+	return __dmb_alloc(handle->area, size, align, gfp, flags, false);
+}
+EXPORT_SYMBOL_GPL(dmb_alloc);
+
+/* Free the pages of a claim forgotten by the book, @before pages claimed */
+static void dmb_free_claim(struct dmb_area *area, struct dmb_claim *claim,
+			   unsigned long before)
+{
+	unsigned long pfn = area->base_pfn + claim->bitno, nr = claim->nr;
+
+	free_contig_range(pfn, nr);
+	dmb_area_claimed(area, before, before - nr);
+	atomic_long_add(nr, &area->pages_released);
+	trace_dmb_release(area->name, pfn, nr);
+	kfree(claim);
+}
+
+/*
+ * Release a run of @area.  With @test, only a run claimed through the
+ * debugfs "alloc" hook is released: any other claimed run belongs to a
+ * driver, whose device or userspace mappings may still use it (-EPERM);
+ * what is not a claimed run at all is judged as dmb_release() judges it.
+ */
+static int __dmb_release(struct dmb_area *area, struct page *pages,
+			 size_t size, bool test)
+{
 	struct dmb_claim *claim = NULL;
-	unsigned long pfn, nr, before;
+	unsigned long pfn, nr, before = 0;
 	const char *why = "size is 0";
 
-	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
-		return -EINVAL;
-	area = handle->area;
+	might_sleep();
 	if (!pages) {
 		why = "no pages";
 		goto misuse;
@@ -343,6 +506,10 @@ int dmb_release(struct dmb_handle *handle, struct page *pages, size_t size)
 
 	spin_lock(&area->lock);
 	claim = dmb_book_find(&area->book, pfn - area->base_pfn, nr, &why);
+	if (claim && test && !claim->test) {
+		spin_unlock(&area->lock);
+		return -EPERM;
+	}
 	if (claim) {
 		before = area->book.claimed;
 		dmb_book_forget(&area->book, claim);
@@ -350,20 +517,41 @@ int dmb_release(struct dmb_handle *handle, struct page *pages, size_t size)
 	spin_unlock(&area->lock);
 	if (!claim)
 		goto misuse;
-
-	free_contig_range(pfn, nr);
-	dmb_area_claimed(area, before, before - nr);
-	atomic_long_add(nr, &area->pages_released);
-	trace_dmb_release(area->name, pfn, nr);
-	kfree(claim);
+	dmb_free_claim(area, claim, before);
 	return 0;
 
 misuse:
 	WARN_ONCE(1, "%s: %s: refused run at pfn 0x%lx, %zu bytes: %s\n",
-		  __func__, area->name, pages ? page_to_pfn(pages) : 0, size, why);
+		  "dmb_release", area->name, pages ? page_to_pfn(pages) : 0,
+		  size, why);
 	dev_err(area->dev, "%s: %s: %zu bytes at pfn 0x%lx refused: %s\n",
-		__func__, area->name, size, pages ? page_to_pfn(pages) : 0, why);
+		"dmb_release", area->name, size,
+		pages ? page_to_pfn(pages) : 0, why);
 	return -EINVAL;
+}
+
+/**
+ * dmb_release - give back a run claimed with dmb_alloc()
+ * @handle: a handle on the block it was claimed from
+ * @pages: what dmb_alloc() returned
+ * @size: the size passed to dmb_alloc()
+ *
+ * The pages return to the page allocator, in ZONE_MOVABLE, where user
+ * pages can use them at once.  Claims belong to the block, not to the
+ * handle: any handle on the block releases any of its runs, so the caller
+ * must release only runs it claimed.  A run that is not exactly one
+ * claimed run of the block (never claimed, already released, of another
+ * block, another size, part of a run) is refused with a warning and
+ * nothing changes.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or -EINVAL for a run that is not a claimed run of the block.
+ */
+int dmb_release(struct dmb_handle *handle, struct page *pages, size_t size)
+{
+	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
+		return -EINVAL;
+	return __dmb_release(handle->area, pages, size, false);
 }
 EXPORT_SYMBOL_GPL(dmb_release);
 
@@ -411,30 +599,22 @@ static ssize_t dmb_alloc_write(struct file *file, const char __user *ubuf,
 			       size_t len, loff_t *ppos)
 {
 	struct dmb_area *area = file_inode(file)->i_private;
-	struct dmb_handle handle = { .area = area };
 	unsigned long long size, align = 0;
-	struct dmb_test_claim *tc;
-	char buf[64];
 	struct page *page;
+	char buf[64];
 
 	if (len >= sizeof(buf) || copy_from_user(buf, ubuf, len))
 		return -EINVAL;
 	buf[len] = '\0';
 	if (sscanf(buf, "%llu %llu", &size, &align) < 1)
 		return -EINVAL;
-	tc = kzalloc(sizeof(*tc), GFP_KERNEL);
-	if (!tc)
-		return -ENOMEM;
-	page = dmb_alloc(&handle, size, align, GFP_KERNEL | __GFP_NOWARN);
-	if (IS_ERR(page)) {
-		kfree(tc);
+	page = __dmb_alloc(area, size, align, GFP_KERNEL, 0, true);
+	if (IS_ERR(page))
 		return PTR_ERR(page);
-	}
-	tc->pages = page;
-	tc->size = size;
-	mutex_lock(&area->mutex);
-	list_add_tail(&tc->node, &area->test_claims);
-	mutex_unlock(&area->mutex);
+	spin_lock(&area->lock);
+	area->test_last_pfn = page_to_pfn(page);
+	area->test_last_size = size;
+	spin_unlock(&area->lock);
 	return len;
 }
 
@@ -442,16 +622,13 @@ static ssize_t dmb_alloc_read(struct file *file, char __user *ubuf,
 			      size_t len, loff_t *ppos)
 {
 	struct dmb_area *area = file_inode(file)->i_private;
-	struct dmb_test_claim *tc;
 	char buf[64] = "none\n";
 
-	mutex_lock(&area->mutex);
-	if (!list_empty(&area->test_claims)) {
-		tc = list_last_entry(&area->test_claims, struct dmb_test_claim, node);
-		snprintf(buf, sizeof(buf), "0x%lx %zu\n", page_to_pfn(tc->pages),
-			 tc->size);
-	}
-	mutex_unlock(&area->mutex);
+	spin_lock(&area->lock);
+	if (area->test_last_size)
+		snprintf(buf, sizeof(buf), "0x%lx %zu\n", area->test_last_pfn,
+			 area->test_last_size);
+	spin_unlock(&area->lock);
 	return simple_read_from_buffer(ubuf, len, ppos, buf, strlen(buf));
 }
 
@@ -462,52 +639,58 @@ static const struct file_operations dmb_alloc_fops = {
 	.llseek = default_llseek,
 };
 
+/* Release every run claimed through "alloc" */
+static void dmb_free_test_claims(struct dmb_area *area)
+{
+	struct dmb_claim *claim, *found;
+	unsigned long before;
+
+	for (;;) {
+		found = NULL;
+		spin_lock(&area->lock);
+		list_for_each_entry(claim, &area->book.claims, node) {
+			if (claim->test) {
+				found = claim;
+				break;
+			}
+		}
+		if (found) {
+			before = area->book.claimed;
+			dmb_book_forget(&area->book, found);
+		}
+		spin_unlock(&area->lock);
+		if (!found)
+			return;
+		dmb_free_claim(area, found, before);
+		cond_resched();
+	}
+}
+
 /*
- * "free": write "<pfn> <bytes>" to release that run through dmb_release()
- * (any run, to test misuse), or "all" for every run claimed via "alloc".
+ * "free": write "<pfn> <bytes>" to release a run that "alloc" claimed
+ * (what is not a claimed run at all goes to the checks of dmb_release(),
+ * to test them; a driver's run is refused with -EPERM), or "all" for
+ * every run claimed via "alloc".
  */
 static ssize_t dmb_free_write(struct file *file, const char __user *ubuf,
 			      size_t len, loff_t *ppos)
 {
 	struct dmb_area *area = file_inode(file)->i_private;
-	struct dmb_handle handle = { .area = area };
-	struct dmb_test_claim *tc, *tmp;
 	unsigned long long pfn, size;
-	LIST_HEAD(victims);
 	char buf[64];
-	int ret = 0;
+	int ret;
 
 	if (len >= sizeof(buf) || copy_from_user(buf, ubuf, len))
 		return -EINVAL;
 	buf[len] = '\0';
 
-	mutex_lock(&area->mutex);
 	if (sysfs_streq(buf, "all")) {
-		list_splice_init(&area->test_claims, &victims);
-	} else if (sscanf(buf, "%llx %llu", &pfn, &size) == 2) {
-		list_for_each_entry(tc, &area->test_claims, node)
-			if (page_to_pfn(tc->pages) == pfn && tc->size == size) {
-				list_move(&tc->node, &victims);
-				break;
-			}
-		if (list_empty(&victims)) {
-			/* not one of ours: let dmb_release() judge it */
-			mutex_unlock(&area->mutex);
-			if (!pfn_valid(pfn))
-				return -EINVAL;
-			ret = dmb_release(&handle, pfn_to_page(pfn), size);
-			return ret ? ret : len;
-		}
-	} else {
-		mutex_unlock(&area->mutex);
+		dmb_free_test_claims(area);
+		return len;
+	}
+	if (sscanf(buf, "%llx %llu", &pfn, &size) != 2 || !pfn_valid(pfn))
 		return -EINVAL;
-	}
-	mutex_unlock(&area->mutex);
-
-	list_for_each_entry_safe(tc, tmp, &victims, node) {
-		ret = dmb_release(&handle, tc->pages, tc->size) ?: ret;
-		kfree(tc);
-	}
+	ret = __dmb_release(area, pfn_to_page(pfn), size, true);
 	return ret ? ret : len;
 }
 
@@ -529,12 +712,10 @@ static struct dmb_area *dmb_area_create(struct dmb *dmb, struct device *dev)
 	if (!area)
 		return ERR_PTR(-ENOMEM);
 	area->dmb = dmb;
-	area->dev = dev;
 	strscpy(area->name, slash ? slash + 1 : full, sizeof(area->name));
 	area->base_pfn = PHYS_PFN(dmb_base(dmb));
 	area->book.count = PHYS_PFN(dmb_size(dmb));
 	INIT_LIST_HEAD(&area->book.claims);
-	INIT_LIST_HEAD(&area->test_claims);
 	spin_lock_init(&area->lock);
 	mutex_init(&area->mutex);
 	area->book.bitmap = bitmap_zalloc(area->book.count, GFP_KERNEL);
@@ -542,6 +723,8 @@ static struct dmb_area *dmb_area_create(struct dmb *dmb, struct device *dev)
 		kfree(area);
 		return ERR_PTR(-ENOMEM);
 	}
+	/* from here the kobject's release frees the area and puts @dev */
+	area->dev = get_device(dev);
 	ret = kobject_init_and_add(&area->kobj, &dmb_area_ktype, dmb_alloc_kobj,
 				   "%s", area->name);
 	if (ret) {
@@ -552,13 +735,21 @@ static struct dmb_area *dmb_area_create(struct dmb *dmb, struct device *dev)
 	area->debugfs = debugfs_create_dir(area->name, dmb_alloc_debugfs);
 	debugfs_create_file("info", 0444, area->debugfs, area, &dmb_info_fops);
 	debugfs_create_file("bitmap", 0444, area->debugfs, area, &dmb_bitmap_fops);
-	debugfs_create_file("alloc", 0600, area->debugfs, area, &dmb_alloc_fops);
-	debugfs_create_file("free", 0200, area->debugfs, area, &dmb_free_fops);
+	if (test_hooks) {
+		debugfs_create_file("alloc", 0600, area->debugfs, area,
+				    &dmb_alloc_fops);
+		debugfs_create_file("free", 0200, area->debugfs, area,
+				    &dmb_free_fops);
+	}
 	list_add_tail(&area->node, &dmb_area_list);
 	return area;
 }
 
-/* Called with dmb_area_lock held, when neither handles nor claims remain */
+/*
+ * Called with dmb_area_lock held, when neither handles nor claims remain
+ * and @dying is set: debugfs_remove() waits for a claim in flight through
+ * "alloc", which then gives its run back instead of committing it.
+ */
 static void dmb_area_destroy(struct dmb_area *area)
 {
 	list_del(&area->node);
@@ -589,8 +780,13 @@ static struct dmb_handle *dmb_handle_wrap(struct device *dev, struct dmb *dmb)
 		dmb_put(dmb);
 		return ERR_CAST(area);
 	}
+	goto add;
 found:
-	area->dev = dev;
+	if (area->dev != dev) {
+		put_device(area->dev);
+		area->dev = get_device(dev);
+	}
+add:
 	area->handles++;
 	handle->area = area;
 	mutex_unlock(&dmb_area_lock);
@@ -642,16 +838,21 @@ void dmb_handle_put(struct dmb_handle *handle)
 	struct dmb_area *area;
 	unsigned long claimed;
 	struct dmb *dmb;
+	bool last;
 
 	if (IS_ERR_OR_NULL(handle))
 		return;
 	area = handle->area;
 	dmb = area->dmb;	/* the area may be gone below */
 	mutex_lock(&dmb_area_lock);
+	last = !--area->handles;
 	spin_lock(&area->lock);
 	claimed = area->book.claimed;
+	/* with the count: a debugfs claim still in flight will not commit */
+	if (last && !claimed)
+		area->dying = true;
 	spin_unlock(&area->lock);
-	if (!--area->handles) {
+	if (last) {
 		if (claimed)
 			dev_warn(area->dev, "dmb_alloc: %s: last handle dropped with %lu pages claimed; they stay claimed\n",
 				 area->name, claimed);
@@ -721,6 +922,9 @@ static int __init dmb_alloc_init(void)
 	if (!dmb_alloc_kobj)
 		return -ENOMEM;
 	dmb_alloc_debugfs = debugfs_create_dir("dmb_alloc", NULL);
+	if (test_hooks)
+		debugfs_create_u32("test_delay_ms", 0600, dmb_alloc_debugfs,
+				   &test_delay_ms);
 	return 0;
 }
 module_init(dmb_alloc_init);
@@ -731,8 +935,12 @@ static void __exit dmb_alloc_exit(void)
 
 	/* claims pin the module and handles pin it through their users */
 	mutex_lock(&dmb_area_lock);
-	list_for_each_entry_safe(area, tmp, &dmb_area_list, node)
+	list_for_each_entry_safe(area, tmp, &dmb_area_list, node) {
+		spin_lock(&area->lock);
+		area->dying = true;
+		spin_unlock(&area->lock);
 		dmb_area_destroy(area);
+	}
 	mutex_unlock(&dmb_area_lock);
 	debugfs_remove(dmb_alloc_debugfs);
 	kobject_put(dmb_alloc_kobj);

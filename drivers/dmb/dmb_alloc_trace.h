@@ -6,6 +6,7 @@
 #define _DMB_ALLOC_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <trace/events/mmflags.h>
 
 TRACE_EVENT(dmb_alloc_start,
 	    TP_PROTO(const char *name, unsigned long nr, unsigned long align),
@@ -34,9 +35,34 @@ DECLARE_EVENT_CLASS(dmb_alloc_run,
 			      __get_str(name), __entry->pfn, __entry->nr)
 );
 
-DEFINE_EVENT(dmb_alloc_run, dmb_alloc_busy_retry,
-	     TP_PROTO(const char *name, unsigned long pfn, unsigned long nr),
-	     TP_ARGS(name, pfn, nr)
+/*
+ * A run alloc_contig_range() found busy, and the page that stayed: its
+ * frame (0 if it went away before it was found), references, user
+ * mappings and flags
+ */
+TRACE_EVENT(dmb_alloc_busy_retry,
+	    TP_PROTO(const char *name, unsigned long pfn, unsigned long nr,
+		     unsigned long busy_pfn, unsigned long flags, int refcount,
+		     int mapcount),
+	    TP_ARGS(name, pfn, nr, busy_pfn, flags, refcount, mapcount),
+	    TP_STRUCT__entry(__string(name, name)
+			     __field(unsigned long, pfn)
+			     __field(unsigned long, nr)
+			     __field(unsigned long, busy_pfn)
+			     __field(unsigned long, flags)
+			     __field(int, refcount)
+			     __field(int, mapcount)),
+	    TP_fast_assign(__assign_str(name);
+			   __entry->pfn = pfn;
+			   __entry->nr = nr;
+			   __entry->busy_pfn = busy_pfn;
+			   __entry->flags = flags;
+			   __entry->refcount = refcount;
+			   __entry->mapcount = mapcount;),
+	    TP_printk("name=%s pfn=0x%lx nr=%lu busy_pfn=0x%lx refcount=%d mapcount=%d flags=%s",
+		      __get_str(name), __entry->pfn, __entry->nr,
+		      __entry->busy_pfn, __entry->refcount, __entry->mapcount,
+		      show_page_flags(__entry->flags & PAGEFLAGS_MASK))
 );
 
 TRACE_EVENT(dmb_alloc_finish,

@@ -13,7 +13,8 @@
  * dmb_get() or dmb_get_by_name() for the platform device of that node and
  * keeps the block; "put" releases every block kept.  "handle <path>
  * <index>" takes a dmb_alloc handle instead, which makes the block's
- * /sys/kernel/debug/dmb_alloc/<name> claim hooks appear; "unhandle" drops
+ * /sys/kernel/debug/dmb_alloc/<name> directory appear (with the claim
+ * hooks if dmb_alloc was loaded with test_hooks=1); "unhandle" drops
  * every handle kept.  Reading it returns the last result: "ok <name> <base>
  * <size>" or "error <errno>".
  */

@@ -4,24 +4,42 @@
  *
  * An emulated decoder without an IOMMU: when playback starts it claims its
  * frame buffers, physically contiguous, from the block its device tree node
- * references (memory-region), on the DRAM controller it is attached to;
- * when playback stops it gives them back and user pages use that memory
- * again.  "Decoding" writes a known pattern into each buffer through the
- * kernel's mapping, as the decoder's DMA would, after checking that the
- * buffer is contiguous, inside the block and on the right controller;
+ * references (its one memory-region), on the DRAM controller it is
+ * attached to; when playback stops it gives them back and user pages use
+ * that memory again.  "Decoding" writes a known pattern into each buffer
+ * through the kernel's mapping, as the decoder's DMA would, after checking
+ * that the buffer is inside the block and on the right controller;
  * userspace reads the frames back through mmap().
  *
- * One misc device per decoder, /dev/dmb-vdec-<label>, mode 0600; see
- * include/uapi/linux/dmb_vdec.h.  A session belongs to the file that
- * started it: closing the file, or the death of its process, ends it.  A
- * buffer is never freed while it is mapped: the mappings hold the file.
+ * One misc device per decoder, /dev/dmb-vdec-<label>, mode 0600: only root
+ * opens it (a real decoder node would be group "video" through udev; a
+ * file descriptor passed on delegates the right to use it).  The
+ * interface is include/uapi/linux/dmb_vdec.h, described in
+ * docs/userspace-api/dmb_vdec.rst.
+ *
+ * Lifetime.  A session belongs to the file that started it: STOP, the
+ * last close of that file, or the unbinding of the device ends it.  A
+ * session's buffers are never freed while userspace maps them: STOP
+ * refuses (-EBUSY), close cannot happen (the mappings hold the file), and
+ * unbinding first revokes the mappings (later accesses get SIGBUS).  The
+ * session structure itself lives as long as a mapping refers to it.
+ * After unbinding, every call on a file still open fails with -ENODEV.
+ *
+ * Locking.  @op_lock serialises what starts, runs and ends sessions
+ * (START, DECODE, STOP, close, unbind); it can be held for seconds while
+ * claims migrate user data, so it is taken killably where a caller can
+ * give up.  @lock is short: it guards the session pointer and the dead
+ * flag for mmap(), which runs under the caller's mmap_lock and so must
+ * never wait for a claim, and for INFO and BUF.  Order: op_lock, then lock.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/dmb.h>
 #include <linux/dmb_alloc.h>
 #include <linux/fs.h>
+#include <linux/highmem.h>
 #include <linux/kref.h>
 #include <linux/ktime.h>
 #include <linux/miscdevice.h>
@@ -33,42 +51,62 @@
 #include <linux/platform_device.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <uapi/linux/dmb_vdec.h>
 
+/* Buffers one session may claim (reported in dmb_vdec_info.max_bufs) */
+#define VDEC_MAX_BUFS	64
+
+/**
+ * struct vdec_buf - one claimed buffer
+ * @page: its first page
+ * @size: bytes, page aligned
+ * @offset: its mmap() offset
+ */
+struct vdec_buf {
+	struct page *page;
+	size_t size;
+	u64 offset;
+};
+
 /**
  * struct vdec_session - buffers claimed by one file
+ * @ref: held by the decoder while the session runs and by every mapping
  * @owner: the file that started it
- * @count: buffers
- * @pages: first page of each buffer
- * @sizes: size of each buffer, in bytes
- * @offsets: mmap() offset of each buffer
- * @claim_ns: time the claims took
+ * @released: the buffers went back to the block (mappings were revoked)
  * @maps: live mappings of the buffers
+ * @claim_ns: time the claims took
+ * @count: buffers (all claimed once the session is published)
+ * @bufs: the buffers
  */
 struct vdec_session {
+	struct kref ref;
 	struct file *owner;
-	unsigned int count;
-	struct page *pages[DMB_VDEC_MAX_BUFS];
-	size_t sizes[DMB_VDEC_MAX_BUFS];
-	u64 offsets[DMB_VDEC_MAX_BUFS];
-	u64 claim_ns;
+	bool released;
 	atomic_t maps;
+	u64 claim_ns;
+	unsigned int count;
+	struct vdec_buf bufs[] __counted_by(count);
 };
 
 /**
  * struct vdec - one decoder
  * @ref: held by the bound device and by every open file
  * @dev: the platform device
- * @handle: the decoder's block, through dmb_alloc
+ * @handle: the decoder's block, through dmb_alloc; NULL once unbound
  * @misc: /dev/dmb-vdec-<label>
  * @name: the misc device's name
  * @controller: index of the DRAM controller the block is on, or -1
  * @ctrl_label: its label
  * @ctrl_base: its first byte
  * @ctrl_end: first byte past it
- * @lock: protects @session
+ * @dmb_base: the block's first byte
+ * @dmb_size: the block's size
+ * @op_lock: serialises starting, decoding and ending sessions
+ * @lock: protects @session and @dead; never held across a claim
  * @session: the active session, or NULL
+ * @dead: the device was unbound
  */
 struct vdec {
 	struct kref ref;
@@ -80,8 +118,12 @@ struct vdec {
 	char ctrl_label[16];
 	phys_addr_t ctrl_base;
 	phys_addr_t ctrl_end;
-	struct mutex lock;		/* protects @session */
+	phys_addr_t dmb_base;
+	phys_addr_t dmb_size;
+	struct mutex op_lock;		/* starts, decodes, ends sessions */
+	struct mutex lock;		/* protects @session, @dead */
 	struct vdec_session *session;
+	bool dead;
 };
 
 static void vdec_free(struct kref *ref)
@@ -93,189 +135,358 @@ static void vdec_free(struct kref *ref)
 	kfree(vdec);
 }
 
-/* Give back every buffer of a session; the caller holds vdec->lock */
-static void vdec_session_end(struct vdec *vdec)
+static void vdec_session_free(struct kref *ref)
 {
-	struct vdec_session *s = vdec->session;
-	unsigned int i;
-
-	for (i = 0; i < s->count; i++)
-		WARN_ON_ONCE(dmb_release(vdec->handle, s->pages[i], s->sizes[i]));
-	vdec->session = NULL;
-	kfree(s);
+	kfree(container_of(ref, struct vdec_session, ref));
 }
 
-static long vdec_start(struct vdec *vdec, struct file *file,
-		       struct dmb_vdec_start __user *uarg)
+/* Give buffers back to the block, the last first */
+static void vdec_release_bufs(struct vdec *vdec, struct vdec_session *s,
+			      unsigned int count)
+{
+	while (count--)
+		WARN_ON_ONCE(dmb_release(vdec->handle, s->bufs[count].page,
+					 s->bufs[count].size));
+}
+
+/*
+ * End the session: unpublish it, revoke what userspace still maps (only
+ * at unbind: STOP refuses while mapped and close cannot happen), give the
+ * buffers back.  The caller holds op_lock.
+ */
+static void vdec_session_end(struct vdec *vdec)
+{
+	struct vdec_session *s;
+
+	lockdep_assert_held(&vdec->op_lock);
+	mutex_lock(&vdec->lock);
+	s = vdec->session;
+	vdec->session = NULL;
+	mutex_unlock(&vdec->lock);
+	if (!s)
+		return;
+	if (atomic_read(&s->maps))
+		unmap_mapping_range(s->owner->f_mapping, 0, 0, 1);
+	vdec_release_bufs(vdec, s, s->count);
+	s->released = true;
+	kref_put(&s->ref, vdec_session_free);
+}
+
+/*
+ * Read an ioctl argument that may grow at its end: userspace passes the
+ * size it was built with in the ioctl number; bytes beyond what this
+ * driver knows must be zero (copy_struct_from_user() gives -E2BIG).
+ */
+static int vdec_copy_in(void *karg, size_t ksize, unsigned int cmd,
+			void __user *uarg)
+{
+	if (_IOC_SIZE(cmd) < ksize)
+		return -EINVAL;
+	return copy_struct_from_user(karg, ksize, uarg, _IOC_SIZE(cmd));
+}
+
+/* Write an ioctl result: what this driver knows, zeroes beyond it */
+static int vdec_copy_out(void __user *uarg, unsigned int cmd,
+			 const void *karg, size_t ksize)
+{
+	size_t usize = _IOC_SIZE(cmd);
+
+	if (usize < ksize)
+		return -EINVAL;
+	if (copy_to_user(uarg, karg, ksize) ||
+	    clear_user(uarg + ksize, usize - ksize))
+		return -EFAULT;
+	return 0;
+}
+
+static long vdec_start(struct vdec *vdec, struct file *file, unsigned int cmd,
+		       void __user *uarg)
 {
 	struct dmb_vdec_start arg;
 	struct vdec_session *s;
-	u64 offset = 0, total = 0, t0;
+	u64 offset = 0, total = 0, t0, *sizes;
 	unsigned int i;
 	long ret;
 
-	if (copy_from_user(&arg, uarg, sizeof(arg)))
-		return -EFAULT;
-	if (!arg.count || arg.count > DMB_VDEC_MAX_BUFS || arg.flags)
+	ret = vdec_copy_in(&arg, sizeof(arg), cmd, uarg);
+	if (ret)
+		return ret;
+	if (arg.flags || arg.reserved || !arg.count || arg.count > VDEC_MAX_BUFS)
 		return -EINVAL;
+	sizes = memdup_array_user(u64_to_user_ptr(arg.sizes_ptr), arg.count,
+				  sizeof(*sizes));
+	if (IS_ERR(sizes))
+		return PTR_ERR(sizes);
 	for (i = 0; i < arg.count; i++) {
-		if (!arg.sizes[i] || arg.sizes[i] > dmb_handle_size(vdec->handle))
-			return -EINVAL;
-		total += PAGE_ALIGN(arg.sizes[i]);
+		if (!sizes[i] || sizes[i] > vdec->dmb_size) {
+			ret = -EINVAL;
+			goto free_sizes;
+		}
+		total += PAGE_ALIGN(sizes[i]);
 	}
-	if (total > dmb_handle_size(vdec->handle))
-		return -EINVAL;
+	if (total > vdec->dmb_size) {
+		ret = -EINVAL;
+		goto free_sizes;
+	}
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
-	mutex_lock(&vdec->lock);
+	s = kzalloc(struct_size(s, bufs, arg.count), GFP_KERNEL);
+	if (!s) {
+		ret = -ENOMEM;
+		goto free_sizes;
+	}
+	kref_init(&s->ref);
+	atomic_set(&s->maps, 0);
+	s->owner = file;
+	s->count = arg.count;
+
+	/* claims take seconds: killable, and mmap() does not wait for them */
+	ret = mutex_lock_killable(&vdec->op_lock);
+	if (ret)
+		goto free_session;
+	if (vdec->dead) {
+		ret = -ENODEV;
+		goto unlock;
+	}
 	if (vdec->session) {
 		ret = -EBUSY;
-		goto free_session;
+		goto unlock;
 	}
-	s->owner = file;
 	t0 = ktime_get_ns();
 	for (i = 0; i < arg.count; i++) {
-		struct page *page = dmb_alloc(vdec->handle, arg.sizes[i], 0,
-					      GFP_KERNEL | __GFP_NOWARN);
+		/* zeroed: the buffer may be mapped before anything decodes */
+		struct page *page = dmb_alloc(vdec->handle, sizes[i], 0,
+					      GFP_KERNEL, 0);
 
 		if (IS_ERR(page)) {
 			ret = PTR_ERR(page);
 			goto release;
 		}
-		s->pages[i] = page;
-		s->sizes[i] = PAGE_ALIGN(arg.sizes[i]);
-		s->offsets[i] = offset;
-		offset += s->sizes[i];
-		s->count = i + 1;
+		s->bufs[i].page = page;
+		s->bufs[i].size = PAGE_ALIGN(sizes[i]);
+		s->bufs[i].offset = offset;
+		offset += s->bufs[i].size;
 	}
 	s->claim_ns = ktime_get_ns() - t0;
+	mutex_lock(&vdec->lock);
 	vdec->session = s;
 	mutex_unlock(&vdec->lock);
+	mutex_unlock(&vdec->op_lock);
+	kfree(sizes);
 	return 0;
 
 release:
 	/* unwind in reverse: what was claimed goes back */
-	while (i--)
-		dmb_release(vdec->handle, s->pages[i], s->sizes[i]);
+	vdec_release_bufs(vdec, s, i);
+unlock:
+	mutex_unlock(&vdec->op_lock);
 free_session:
-	mutex_unlock(&vdec->lock);
 	kfree(s);
+free_sizes:
+	kfree(sizes);
 	return ret;
 }
 
-static long vdec_query(struct vdec *vdec, struct dmb_vdec_query __user *uarg)
+static long vdec_stop(struct vdec *vdec, struct file *file)
 {
-	struct dmb_vdec_query q = {};
 	struct vdec_session *s;
-	unsigned int i;
+	long ret;
 
-	q.controller = vdec->controller;
-	strscpy(q.controller_label, vdec->ctrl_label, sizeof(q.controller_label));
-	q.dmb_base = dmb_handle_base(vdec->handle);
-	q.dmb_size = dmb_handle_size(vdec->handle);
+	ret = mutex_lock_killable(&vdec->op_lock);
+	if (ret)
+		return ret;
+	s = vdec->session;
+	if (vdec->dead)
+		ret = -ENODEV;
+	else if (!s || s->owner != file)
+		ret = -EINVAL;
+	else if (atomic_read(&s->maps))
+		ret = -EBUSY;	/* userspace still maps the frames */
+	else
+		vdec_session_end(vdec);
+	mutex_unlock(&vdec->op_lock);
+	return ret;
+}
+
+static long vdec_info(struct vdec *vdec, struct file *file, unsigned int cmd,
+		      void __user *uarg)
+{
+	struct dmb_vdec_info info = {};
+	struct vdec_session *s;
+
+	info.controller = vdec->controller;
+	strscpy(info.controller_label, vdec->ctrl_label,
+		sizeof(info.controller_label));
+	info.max_bufs = VDEC_MAX_BUFS;
+	info.dmb_size = vdec->dmb_size;
+	/* where memory is, as pagemap, only for the administrator */
+	if (capable(CAP_SYS_ADMIN)) {
+		info.flags |= DMB_VDEC_INFO_BASE;
+		info.dmb_base = vdec->dmb_base;
+	}
 	mutex_lock(&vdec->lock);
+	if (vdec->dead) {
+		mutex_unlock(&vdec->lock);
+		return -ENODEV;
+	}
 	s = vdec->session;
 	if (s) {
-		q.count = s->count;
-		q.claim_ns = s->claim_ns;
-		for (i = 0; i < s->count; i++) {
-			q.bufs[i].phys = page_to_phys(s->pages[i]);
-			q.bufs[i].size = s->sizes[i];
-			q.bufs[i].offset = s->offsets[i];
+		info.flags |= DMB_VDEC_INFO_SESSION;
+		if (s->owner == file)
+			info.flags |= DMB_VDEC_INFO_OWNER;
+		info.count = s->count;
+		info.claim_ns = s->claim_ns;
+	}
+	mutex_unlock(&vdec->lock);
+	/* not under a lock: the copy can fault, and faults take mmap_lock */
+	return vdec_copy_out(uarg, cmd, &info, sizeof(info));
+}
+
+static long vdec_buf(struct vdec *vdec, struct file *file, unsigned int cmd,
+		     void __user *uarg)
+{
+	struct dmb_vdec_buf arg;
+	struct vdec_session *s;
+	long ret;
+
+	ret = vdec_copy_in(&arg, sizeof(arg), cmd, uarg);
+	if (ret)
+		return ret;
+	if (arg.flags || arg.reserved || arg.size || arg.offset || arg.phys)
+		return -EINVAL;
+	mutex_lock(&vdec->lock);
+	s = vdec->session;
+	if (vdec->dead)
+		ret = -ENODEV;
+	else if (!s || s->owner != file || arg.index >= s->count)
+		ret = -EINVAL;
+	if (!ret) {
+		arg.size = s->bufs[arg.index].size;
+		arg.offset = s->bufs[arg.index].offset;
+		if (capable(CAP_SYS_ADMIN)) {
+			arg.flags |= DMB_VDEC_BUF_PHYS;
+			arg.phys = page_to_phys(s->bufs[arg.index].page);
 		}
 	}
 	mutex_unlock(&vdec->lock);
-	return copy_to_user(uarg, &q, sizeof(q)) ? -EFAULT : 0;
+	return ret ?: vdec_copy_out(uarg, cmd, &arg, sizeof(arg));
 }
 
-/* Is the buffer what the hardware needs: contiguous, in the block, on its controller? */
-static bool vdec_buffer_ok(struct vdec *vdec, struct page *page, size_t size)
+/* Is the buffer where the hardware can reach it: in the block, on its controller? */
+static bool vdec_buffer_ok(struct vdec *vdec, const struct vdec_buf *b)
 {
-	phys_addr_t base = dmb_handle_base(vdec->handle);
-	phys_addr_t pa = page_to_phys(page);
-	unsigned long i, pfn = page_to_pfn(page);
+	phys_addr_t pa = page_to_phys(b->page);
 
-	for (i = 1; i < size >> PAGE_SHIFT; i++)
-		if (page_to_pfn(nth_page(page, i)) != pfn + i)
-			return false;
-	if (pa < base || pa + size > base + dmb_handle_size(vdec->handle))
+	/*
+	 * dmb_alloc() hands out one run of page frames, so the buffer is
+	 * physically contiguous by construction; what can still be wrong
+	 * is where the run is.
+	 */
+	if (pa < vdec->dmb_base || pa + b->size > vdec->dmb_base + vdec->dmb_size)
 		return false;
 	return vdec->controller < 0 ||
-	       (pa >= vdec->ctrl_base && pa + size <= vdec->ctrl_end);
+	       (pa >= vdec->ctrl_base && pa + b->size <= vdec->ctrl_end);
 }
 
-static long vdec_decode(struct vdec *vdec, struct file *file,
-			struct dmb_vdec_decode __user *uarg)
+/* The "DMA" of the decoder writes buffer @index of a frame */
+static int vdec_decode_buf(const struct vdec_buf *b, unsigned int index,
+			   u32 seed)
+{
+	unsigned long p, pages = b->size >> PAGE_SHIFT;
+	const unsigned int per_page = PAGE_SIZE / sizeof(u32);
+	unsigned int i;
+
+	for (p = 0; p < pages; p++) {
+		/* a claimed page may be highmem: map one at a time */
+		u32 *words = kmap_local_page(nth_page(b->page, p));
+
+		for (i = 0; i < per_page; i++)
+			words[i] = seed ^ (index << 24) ^ (u32)(p * per_page + i);
+		kunmap_local(words);
+		if (!((p + 1) & 255)) {
+			if (fatal_signal_pending(current))
+				return -EINTR;
+			cond_resched();
+		}
+	}
+	return 0;
+}
+
+static long vdec_decode(struct vdec *vdec, struct file *file, unsigned int cmd,
+			void __user *uarg)
 {
 	struct dmb_vdec_decode arg;
 	struct vdec_session *s;
 	unsigned int b;
-	long ret = 0;
+	long ret;
 
-	if (copy_from_user(&arg, uarg, sizeof(arg)))
-		return -EFAULT;
-	mutex_lock(&vdec->lock);
+	ret = vdec_copy_in(&arg, sizeof(arg), cmd, uarg);
+	if (ret)
+		return ret;
+	if (arg.flags || arg.reserved)
+		return -EINVAL;
+	ret = mutex_lock_killable(&vdec->op_lock);
+	if (ret)
+		return ret;
+	/* op_lock keeps the session: only its holders end one */
 	s = vdec->session;
+	if (vdec->dead) {
+		ret = -ENODEV;
+		goto out;
+	}
 	if (!s || s->owner != file) {
 		ret = -EINVAL;
 		goto out;
 	}
 	arg.checked = 0;
 	for (b = 0; b < s->count; b++) {
-		u32 *words = page_address(s->pages[b]);
-		size_t i, n = s->sizes[b] / sizeof(u32);
-
-		if (!vdec_buffer_ok(vdec, s->pages[b], s->sizes[b])) {
+		if (!vdec_buffer_ok(vdec, &s->bufs[b])) {
 			dev_err(vdec->dev, "buffer %u at %pa is not where the decoder can use it\n",
-				b, &(phys_addr_t){ page_to_phys(s->pages[b]) });
+				b, &(phys_addr_t){ page_to_phys(s->bufs[b].page) });
 			ret = -EIO;
 			goto out;
 		}
 		arg.checked++;
-		/* the "DMA" of the decoder writes the frame */
-		for (i = 0; i < n; i++) {
-			words[i] = arg.seed ^ (b << 24) ^ (u32)i;
-			if (!(i & 0xfffff) && fatal_signal_pending(current)) {
-				ret = -EINTR;
-				goto out;
-			}
-		}
+		ret = vdec_decode_buf(&s->bufs[b], b, arg.seed);
+		if (ret)
+			goto out;
 	}
 out:
-	mutex_unlock(&vdec->lock);
-	/* not under vdec->lock: a fault takes mmap_lock, which mmap() holds */
-	if (!ret && copy_to_user(uarg, &arg, sizeof(arg)))
-		ret = -EFAULT;
-	return ret;
+	mutex_unlock(&vdec->op_lock);
+	return ret ?: vdec_copy_out(uarg, cmd, &arg, sizeof(arg));
 }
 
 static long vdec_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct vdec *vdec = file->private_data;
 	void __user *uarg = (void __user *)arg;
-	long ret;
 
-	switch (cmd) {
-	case DMB_VDEC_START:
-		return vdec_start(vdec, file, uarg);
-	case DMB_VDEC_STOP:
-		mutex_lock(&vdec->lock);
-		if (!vdec->session || vdec->session->owner != file)
-			ret = -EINVAL;
-		else if (atomic_read(&vdec->session->maps))
-			ret = -EBUSY;	/* userspace still maps the frames */
-		else
-			ret = 0;
-		if (!ret)
-			vdec_session_end(vdec);
-		mutex_unlock(&vdec->lock);
-		return ret;
-	case DMB_VDEC_QUERY:
-		return vdec_query(vdec, uarg);
-	case DMB_VDEC_DECODE:
-		return vdec_decode(vdec, file, uarg);
+	/*
+	 * Match type, number and direction; the size is the size of the
+	 * structure userspace was built with, checked by the handlers.
+	 */
+	if (_IOC_TYPE(cmd) != DMB_VDEC_IOC_MAGIC)
+		return -ENOTTY;
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(DMB_VDEC_INFO):
+		if (_IOC_DIR(cmd) != _IOC_DIR(DMB_VDEC_INFO))
+			return -ENOTTY;
+		return vdec_info(vdec, file, cmd, uarg);
+	case _IOC_NR(DMB_VDEC_START):
+		if (_IOC_DIR(cmd) != _IOC_DIR(DMB_VDEC_START))
+			return -ENOTTY;
+		return vdec_start(vdec, file, cmd, uarg);
+	case _IOC_NR(DMB_VDEC_STOP):
+		if (cmd != DMB_VDEC_STOP)
+			return -ENOTTY;
+		return vdec_stop(vdec, file);
+	case _IOC_NR(DMB_VDEC_BUF):
+		if (_IOC_DIR(cmd) != _IOC_DIR(DMB_VDEC_BUF))
+			return -ENOTTY;
+		return vdec_buf(vdec, file, cmd, uarg);
+	case _IOC_NR(DMB_VDEC_DECODE):
+		if (_IOC_DIR(cmd) != _IOC_DIR(DMB_VDEC_DECODE))
+			return -ENOTTY;
+		return vdec_decode(vdec, file, cmd, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -285,6 +496,7 @@ static void vdec_vma_open(struct vm_area_struct *vma)
 {
 	struct vdec_session *s = vma->vm_private_data;
 
+	kref_get(&s->ref);
 	atomic_inc(&s->maps);
 }
 
@@ -293,6 +505,7 @@ static void vdec_vma_close(struct vm_area_struct *vma)
 	struct vdec_session *s = vma->vm_private_data;
 
 	atomic_dec(&s->maps);
+	kref_put(&s->ref, vdec_session_free);
 }
 
 static const struct vm_operations_struct vdec_vm_ops = {
@@ -300,25 +513,39 @@ static const struct vm_operations_struct vdec_vm_ops = {
 	.close = vdec_vma_close,
 };
 
+/*
+ * Map part or all of one buffer, shared.  Runs under mmap_lock: takes only
+ * the short lock, never op_lock, so no page fault of the process waits
+ * for a claim.
+ */
 static int vdec_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct vdec *vdec = file->private_data;
 	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
 	u64 len = vma->vm_end - vma->vm_start;
 	struct vdec_session *s;
-	unsigned int b;
+	struct vdec_buf *b;
+	unsigned int i;
 	int ret = -EINVAL;
 
+	/* a private mapping would copy frames on write, the device never sees */
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
 	mutex_lock(&vdec->lock);
 	s = vdec->session;
+	if (vdec->dead) {
+		ret = -ENODEV;
+		goto out;
+	}
 	if (!s || s->owner != file)
 		goto out;
-	for (b = 0; b < s->count; b++) {
-		if (off < s->offsets[b] || off + len > s->offsets[b] + s->sizes[b])
+	for (i = 0; i < s->count; i++) {
+		b = &s->bufs[i];
+		if (off < b->offset || off + len > b->offset + b->size)
 			continue;
 		ret = remap_pfn_range(vma, vma->vm_start,
-				      page_to_pfn(s->pages[b]) +
-				      ((off - s->offsets[b]) >> PAGE_SHIFT),
+				      page_to_pfn(b->page) +
+				      ((off - b->offset) >> PAGE_SHIFT),
 				      len, vma->vm_page_prot);
 		if (!ret) {
 			vma->vm_private_data = s;
@@ -344,12 +571,24 @@ static int vdec_open(struct inode *inode, struct file *file)
 static int vdec_release(struct inode *inode, struct file *file)
 {
 	struct vdec *vdec = file->private_data;
+	bool owner;
 
-	/* the last close: no mapping of this file is left */
+	/*
+	 * The last close: no mapping of this file is left, and no call of
+	 * it runs, so it cannot start a session meanwhile.  A file without
+	 * the session must not wait for op_lock: another file's claim may
+	 * hold it for seconds, and a killed process closes its files on
+	 * its way out.
+	 */
 	mutex_lock(&vdec->lock);
-	if (vdec->session && vdec->session->owner == file)
-		vdec_session_end(vdec);
+	owner = vdec->session && vdec->session->owner == file;
 	mutex_unlock(&vdec->lock);
+	if (owner) {
+		mutex_lock(&vdec->op_lock);
+		if (vdec->session && vdec->session->owner == file)
+			vdec_session_end(vdec);
+		mutex_unlock(&vdec->op_lock);
+	}
 	kref_put(&vdec->ref, vdec_free);
 	return 0;
 }
@@ -366,7 +605,7 @@ static const struct file_operations vdec_fops = {
 /* Which of the board's /dram-controllers holds the block? */
 static void vdec_find_controller(struct vdec *vdec)
 {
-	phys_addr_t base = dmb_handle_base(vdec->handle);
+	phys_addr_t base = vdec->dmb_base;
 	struct device_node *ctrls, *np;
 	struct resource res;
 	const char *label;
@@ -413,15 +652,22 @@ static int vdec_probe(struct platform_device *pdev)
 	if (!vdec)
 		return -ENOMEM;
 	kref_init(&vdec->ref);
+	mutex_init(&vdec->op_lock);
 	mutex_init(&vdec->lock);
 	vdec->dev = get_device(dev);
-	vdec->handle = dmb_handle_get_by_name(dev, "frames");
+	/*
+	 * The binding allows one memory-region; memory-region-names, if
+	 * present, can only say "frames": take it by index.
+	 */
+	vdec->handle = dmb_handle_get(dev, 0);
 	if (IS_ERR(vdec->handle)) {
 		ret = dev_err_probe(dev, PTR_ERR(vdec->handle),
 				    "no Designated Movable Block for the frames\n");
 		vdec->handle = NULL;
 		goto put;
 	}
+	vdec->dmb_base = dmb_handle_base(vdec->handle);
+	vdec->dmb_size = dmb_handle_size(vdec->handle);
 	vdec_find_controller(vdec);
 
 	of_property_read_string(dev->of_node, "label", &label);
@@ -430,6 +676,7 @@ static int vdec_probe(struct platform_device *pdev)
 	vdec->misc.minor = MISC_DYNAMIC_MINOR;
 	vdec->misc.name = vdec->name;
 	vdec->misc.fops = &vdec_fops;
+	/* root only; see the comment at the top */
 	vdec->misc.mode = 0600;
 	vdec->misc.parent = dev;
 	ret = misc_register(&vdec->misc);
@@ -437,8 +684,8 @@ static int vdec_probe(struct platform_device *pdev)
 		goto put;
 	platform_set_drvdata(pdev, vdec);
 	dev_info(dev, "/dev/%s: frames from a %llu MiB block at %pa on %s\n",
-		 vdec->name, (u64)dmb_handle_size(vdec->handle) >> 20,
-		 &(phys_addr_t){ dmb_handle_base(vdec->handle) }, vdec->ctrl_label);
+		 vdec->name, (u64)vdec->dmb_size >> 20, &vdec->dmb_base,
+		 vdec->ctrl_label);
 	return 0;
 
 put:
@@ -450,11 +697,21 @@ static void vdec_remove(struct platform_device *pdev)
 {
 	struct vdec *vdec = platform_get_drvdata(pdev);
 
-	/*
-	 * Open files keep the decoder, and their buffers, until they are
-	 * closed: the frames may still be mapped.
-	 */
 	misc_deregister(&vdec->misc);
+	/*
+	 * Files still open outlive the device: they see -ENODEV from now
+	 * on.  Their session ends here, its mappings revoked, so that its
+	 * buffers go back to the block and a rebound decoder finds it
+	 * whole.
+	 */
+	mutex_lock(&vdec->op_lock);
+	mutex_lock(&vdec->lock);
+	vdec->dead = true;
+	mutex_unlock(&vdec->lock);
+	vdec_session_end(vdec);
+	dmb_handle_put(vdec->handle);
+	vdec->handle = NULL;
+	mutex_unlock(&vdec->op_lock);
 	kref_put(&vdec->ref, vdec_free);
 }
 

@@ -27,8 +27,15 @@ void dmb_handle_put(struct dmb_handle *handle);
 phys_addr_t dmb_handle_base(const struct dmb_handle *handle);
 phys_addr_t dmb_handle_size(const struct dmb_handle *handle);
 
+/*
+ * dmb_alloc() flags.  DMB_ALLOC_NOZERO: do not zero the run; only for a
+ * driver that overwrites every byte before its device or userspace reads
+ * any (the run otherwise shows data of other processes).
+ */
+#define DMB_ALLOC_NOZERO	0x1u
+
 struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
-		       gfp_t gfp);
+		       gfp_t gfp, unsigned int flags);
 int dmb_release(struct dmb_handle *handle, struct page *pages, size_t size);
 
 #endif /* _LINUX_DMB_ALLOC_H */

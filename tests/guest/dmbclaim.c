@@ -23,22 +23,40 @@
  *   orphan      the last handle goes with a run claimed: the run stays
  *               claimed and dmb_alloc cannot be unloaded until it is
  *               released (through debugfs), then it can
+ *   pipepin     an unprivileged process holds a page of the block with
+ *               vmsplice() into a pipe it never reads: half the block is
+ *               claimed around it, the whole block fails with -EBUSY in
+ *               bounded time, the trace event and the error name the pfn,
+ *               and another process keeps running meanwhile
+ *   lastput     a claim through debugfs, held between its migration and
+ *               its commit (test_delay_ms), races the last handle: it
+ *               fails with -ENODEV, nothing stays claimed, and dmb_alloc
+ *               unloads
+ *   driver_run  the debugfs "free" hook refuses a run that a driver (the
+ *               sample decoder) claimed and userspace maps: -EPERM, and
+ *               the frames stay intact
  * Metrics depend on the test; every one reports claimed (pages still
  * claimed at the end, before cleanup), claimed_after_cleanup, and the
  * block's sysfs counters (sysfs.claims_ok, sysfs.claims_failed,
  * sysfs.pages_claimed, sysfs.pages_released, sysfs.busy_retries).
  */
+#define _GNU_SOURCE
 #include <dirent.h>
+#include <sys/klog.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/dmb_vdec.h>
 
 #include "guest.h"
 
@@ -197,6 +215,105 @@ static void report_load(const char *when, const struct load *l,
 		 in, l->pages, 100.0 * in * page_size() / b->size);
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/*
+ * A process that must keep running while claims fail: it spins and
+ * records the longest gap between two of its iterations, in ms.
+ */
+static pid_t runner(volatile double *max_gap)
+{
+	pid_t pid = fork();
+	double last, t;
+
+	if (pid)
+		return pid;
+	last = now_ms();
+	for (;;) {
+		t = now_ms();
+		if (t - last > *max_gap)
+			*max_gap = t - last;
+		last = t;
+	}
+}
+
+/*
+ * An unprivileged process that keeps one page inside @b referenced from a
+ * pipe (vmsplice() without reading): it fills memory as root to find such
+ * a page (pagemap shows frames to root only), preferring one in the first
+ * half of the block past its first 8 MiB, then drops to nobody before it
+ * splices.  Returns its pid and the page's frame in *pfn (0 if none).
+ */
+static pid_t pipe_pinner(const struct blk *b, uint64_t *pfn)
+{
+	int rep[2], data[2];
+	uint64_t found = 0;
+	pid_t pid;
+
+	if (pipe(rep) || pipe(data))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		size_t len = 384 << 20, i, best = (size_t)-1;
+		uint64_t lo = b->base + (8 << 20), mid = b->base + b->size / 2;
+		char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		struct iovec iov;
+
+		if (m == MAP_FAILED)
+			_exit(1);
+		memset(m, 0x5a, len);
+		for (i = 0; i < len; i += page_size()) {
+			uint64_t pa = virt_to_pfn(m + i) * page_size();
+
+			if (pa >= lo && pa < mid) {
+				best = i;
+				break;
+			}
+			if (best == (size_t)-1 && pa >= b->base &&
+			    pa < b->base + b->size)
+				best = i;
+		}
+		if (best != (size_t)-1)
+			found = virt_to_pfn(m + best);
+		if (setgid(65534) || setuid(65534) || !getuid())
+			_exit(1);
+		iov.iov_base = m + best;
+		iov.iov_len = page_size();
+		if (!found || vmsplice(data[1], &iov, 1, 0) != (ssize_t)page_size())
+			found = 0;
+		if (write(rep[1], &found, sizeof(found)) != sizeof(found))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(rep[1]);
+	if (read(rep[0], &found, sizeof(found)) != sizeof(found))
+		found = 0;
+	close(rep[0]);
+	*pfn = found;
+	return pid;
+}
+
+/* Is there a line in @text that has both @a and @b? */
+static int line_has(char *text, const char *a, const char *b)
+{
+	char *line, *save, *copy = strdup(text);
+	int hit = 0;
+
+	for (line = strtok_r(copy, "\n", &save); line && !hit;
+	     line = strtok_r(NULL, "\n", &save))
+		hit = strstr(line, a) && strstr(line, b);
+	free(copy);
+	return hit;
+}
+
 int main(int argc, char **argv)
 {
 	const char *test = opt_get(argc, argv, "test");
@@ -204,13 +321,18 @@ int main(int argc, char **argv)
 	struct blk b0, b1;
 	struct load l = { 0 };
 	uint64_t pfn = 0, other = 0;
+	char buf[16];
 	int ret;
 
 	t_init("dmbclaim");
 	if (!test)
 		t_bail("usage: dmbclaim --test=NAME");
-	if (load_module("dmb_test"))
-		t_bail("cannot load dmb_alloc and dmb_test");
+	/* the claim hooks exist only in dmb_alloc's test configuration */
+	if (load_module_args("dmb_alloc", "test_hooks=1") || load_module("dmb_test"))
+		t_bail("cannot load dmb_alloc test_hooks=1 and dmb_test");
+	if (file_read_str("/sys/module/dmb_alloc/parameters/test_hooks", buf,
+			  sizeof(buf)) || buf[0] != 'Y')
+		t_bail("dmb_alloc is loaded without test_hooks=1");
 	if (take("/video-decoder-0", &b0))
 		t_bail("cannot take a handle on /video-decoder-0's block");
 	metric_set("blocksize", b0.size);
@@ -338,6 +460,121 @@ int main(int argc, char **argv)
 		metric_set("ev_finish_ok", finish_ok);
 		metric_set("ev_finish_enospc", finish_err);
 		metric_set("ev_release", rel);
+	} else if (!strcmp(test, "pipepin")) {
+		static char tr[1 << 17], kl[1 << 18];
+		const char *ev = "/sys/kernel/tracing/events/dmb_alloc/enable";
+		volatile double *gap = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+					    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		uint64_t pinned = 0;
+		char needle[64];
+		pid_t pin, run;
+		double t0;
+		int len;
+
+		pin = pipe_pinner(&b0, &pinned);
+		if (pin < 0 || !pinned)
+			t_bail("no page of the block could be spliced into a pipe");
+		metric_set("pinned_offset_mb", (pinned * page_size() - b0.base) >> 20);
+		file_write("/sys/kernel/tracing/trace", "");
+		if (file_write(ev, "1"))
+			t_bail("cannot enable the dmb_alloc tracepoints");
+		*gap = 0;
+		run = runner(gap);
+		/* half the block fits around the pinned page */
+		t0 = now_ms();
+		metric_set("half", claim(&b0, b0.size / 2, 0, &pfn));
+		metric_set("half_ms", now_ms() - t0);
+		metric_set("around", pinned < pfn || pinned >= pfn + b0.size / 2 / page_size());
+		release(&b0, 0, 0);
+		/* the whole block cannot: -EBUSY, in bounded time */
+		t0 = now_ms();
+		metric_set("whole", claim(&b0, b0.size, 0, NULL));
+		metric_set("whole_ms", now_ms() - t0);
+		metric_set("runner_max_gap_ms", *gap);
+		kill(run, SIGKILL);
+		waitpid(run, NULL, 0);
+		file_write(ev, "0");
+		t_report("page 0x%llx (%llu MiB into the block) held by a pipe: half claimed in %.0f ms, whole refused in %.0f ms, longest stall of another process %.0f ms",
+			 (unsigned long long)pinned,
+			 (unsigned long long)(pinned * page_size() - b0.base) >> 20,
+			 metric_get("half_ms", &t0) ? -1 : t0,
+			 metric_get("whole_ms", &t0) ? -1 : t0, *gap);
+		snprintf(needle, sizeof(needle), "busy_pfn=0x%llx ", (unsigned long long)pinned);
+		if (file_read_str("/sys/kernel/tracing/trace", tr, sizeof(tr)))
+			tr[0] = '\0';
+		metric_set("trace_names_pfn", line_has(tr, "dmb_alloc_busy_retry:", needle));
+		metric_set("trace_refcount", line_has(tr, needle, "refcount=2 mapcount=1"));
+		{
+			double tries = 0;
+			char *l = tr;
+
+			while ((l = strstr(l, "dmb_alloc_busy_retry:"))) {
+				tries++;
+				l++;
+			}
+			metric_set("busy_events", tries);
+		}
+		len = klogctl(3, kl, sizeof(kl) - 1);
+		kl[len > 0 ? len : 0] = '\0';
+		snprintf(needle, sizeof(needle), "pfn 0x%llx busy (refcount",
+			 (unsigned long long)pinned);
+		metric_set("error_names_pfn", line_has(kl, "claim of", needle));
+		kill(pin, SIGKILL);
+		waitpid(pin, NULL, 0);
+	} else if (!strcmp(test, "driver_run")) {
+		uint64_t sz = 4 << 20;
+		struct dmb_vdec_start st = { .count = 1, .sizes_ptr = (uintptr_t)&sz };
+		struct dmb_vdec_decode d = { .seed = 0xf00d1234 };
+		struct dmb_vdec_buf q = { 0 };
+		size_t i, bad = 0;
+		uint32_t *w;
+		int fd;
+
+		if (load_module("dmb_vdec"))
+			t_bail("cannot load dmb_vdec");
+		fd = open("/dev/dmb-vdec-main", O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			t_bail("cannot open /dev/dmb-vdec-main");
+		metric_set("start", ioctl(fd, DMB_VDEC_START, &st) ? -errno : 0);
+		ioctl(fd, DMB_VDEC_BUF, &q);	/* buffer 0 */
+		metric_set("decode", ioctl(fd, DMB_VDEC_DECODE, &d) ? -errno : 0);
+		w = mmap(NULL, q.size, PROT_READ, MAP_SHARED, fd, q.offset);
+		if (w == MAP_FAILED)
+			t_bail("cannot map the decoder's buffer");
+		metric_set("free_driver_run", release(&b0, q.phys / page_size(),
+						      q.size));
+		metric_set("free_all", release(&b0, 0, 0));
+		metric_set("claimed_during", info_val(&b0, "claimed"));
+		for (i = 0; i < q.size / 4; i++)
+			bad += w[i] != (d.seed ^ (uint32_t)i);
+		metric_set("frames_bad", bad);
+		munmap(w, q.size);
+		metric_set("stop", ioctl(fd, DMB_VDEC_STOP, NULL) ? -errno : 0);
+		close(fd);
+	} else if (!strcmp(test, "lastput")) {
+		int status = 0;
+		pid_t pid;
+
+		/* dmb_test's handle must be the last: no decoder driver */
+		if (syscall(SYS_delete_module, "dmb_vdec", O_NONBLOCK) && errno != ENOENT)
+			t_bail("cannot unload dmb_vdec: %s", strerror(errno));
+		if (file_write(DA_DIR "/test_delay_ms", "1500"))
+			t_bail("no test_delay_ms knob");
+		pid = fork();
+		if (!pid)
+			_exit(-claim(&b0, 4 << 20, 0, NULL));
+		usleep(500000);		/* the claim now sleeps before its commit */
+		file_write(TEST_FILE, "unhandle");	/* waits for that write */
+		waitpid(pid, &status, 0);
+		metric_set("claim", WIFEXITED(status) ? -WEXITSTATUS(status) : 1);
+		metric_set("area_gone", access(b0.dir, F_OK) != 0);
+		file_write(DA_DIR "/test_delay_ms", "0");
+		metric_set("rmmod_test", syscall(SYS_delete_module, "dmb_test",
+						 O_NONBLOCK) ? -errno : 0);
+		metric_set("rmmod_alloc", syscall(SYS_delete_module, "dmb_alloc",
+						  O_NONBLOCK) ? -errno : 0);
+		check_expectations(argc, argv);
+		return t_finish();
 	} else if (!strcmp(test, "orphan")) {
 		char path[300];
 

@@ -556,6 +556,11 @@ static void module_depends(const char *path, char *out, size_t len)
 
 int load_module(const char *name)
 {
+	return load_module_args(name, "");
+}
+
+int load_module_args(const char *name, const char *args)
+{
 	char path[256], deps[256], *dep, *save;
 	int fd, ret;
 
@@ -568,7 +573,7 @@ int load_module(const char *name)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	ret = syscall(SYS_finit_module, fd, "", 0);
+	ret = syscall(SYS_finit_module, fd, args, 0);
 	close(fd);
 	if (ret && errno != EEXIST)
 		return -1;

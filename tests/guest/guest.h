@@ -114,5 +114,7 @@ int file_read_str(const char *path, char *buf, size_t len);
 
 /* Load /lib/modules/<name>.ko unless loaded; 0 on success. */
 int load_module(const char *name);
+/* The same with module parameters ("a=1 b=2") for <name> itself. */
+int load_module_args(const char *name, const char *args);
 
 #endif

@@ -98,12 +98,14 @@ static double now_ms(void)
 struct dec {
 	const char *label;
 	int fd;
-	struct dmb_vdec_query q;
+	struct dmb_vdec_info q;
+	struct dmb_vdec_buf b;
 };
 
 static int dec_start(struct dec *d)
 {
-	struct dmb_vdec_start st = { .count = 1 };
+	uint64_t size;
+	struct dmb_vdec_start st = { .count = 1, .sizes_ptr = (uintptr_t)&size };
 	char path[64];
 
 	snprintf(path, sizeof(path), "/dev/dmb-vdec-%s", d->label);
@@ -111,12 +113,15 @@ static int dec_start(struct dec *d)
 	if (d->fd < 0)
 		return -errno;
 	memset(&d->q, 0, sizeof(d->q));
-	if (ioctl(d->fd, DMB_VDEC_QUERY, &d->q))
+	if (ioctl(d->fd, DMB_VDEC_INFO, &d->q))
 		return -errno;
-	st.sizes[0] = d->q.dmb_size;	/* the whole block */
+	size = d->q.dmb_size;	/* the whole block */
 	if (ioctl(d->fd, DMB_VDEC_START, &st))
 		return -errno;
-	return ioctl(d->fd, DMB_VDEC_QUERY, &d->q) ? -errno : 0;
+	memset(&d->b, 0, sizeof(d->b));
+	if (ioctl(d->fd, DMB_VDEC_INFO, &d->q) || ioctl(d->fd, DMB_VDEC_BUF, &d->b))
+		return -errno;
+	return 0;
 }
 
 /* Decode a frame and read it back through mmap: bad words, or -1 */
@@ -124,17 +129,17 @@ static long dec_frame(struct dec *d, uint32_t seed)
 {
 	struct dmb_vdec_decode dd = { .seed = seed };
 	uint32_t *w;
-	size_t i, n = d->q.bufs[0].size / 4;
+	size_t i, n = d->b.size / 4;
 	long bad = 0;
 
 	if (ioctl(d->fd, DMB_VDEC_DECODE, &dd) || dd.checked != 1)
 		return -1;
-	w = mmap(NULL, d->q.bufs[0].size, PROT_READ, MAP_SHARED, d->fd, 0);
+	w = mmap(NULL, d->b.size, PROT_READ, MAP_SHARED, d->fd, 0);
 	if (w == MAP_FAILED)
 		return -1;
 	for (i = 0; i < n; i += 4099)
 		bad += w[i] != (seed ^ (uint32_t)i);
-	munmap(w, d->q.bufs[0].size);
+	munmap(w, d->b.size);
 	return bad;
 }
 
@@ -184,7 +189,7 @@ int main(int argc, char **argv)
 
 		snprintf(path, sizeof(path), "/dev/dmb-vdec-%s", d[k].label);
 		dfd = open(path, O_RDWR | O_CLOEXEC);
-		if (dfd < 0 || ioctl(dfd, DMB_VDEC_QUERY, &d[k].q))
+		if (dfd < 0 || ioctl(dfd, DMB_VDEC_INFO, &d[k].q))
 			t_bail("cannot query %s", path);
 		close(dfd);
 		dmb_pages += d[k].q.dmb_size / page_size();
@@ -207,8 +212,8 @@ int main(int argc, char **argv)
 		if (ret)
 			t_bail("%s decoder could not start: %d", d[k].label, ret);
 		t_report("%s decoder started: %llu MiB contiguous at 0x%llx on %s, claimed in %.0f ms",
-			 d[k].label, (unsigned long long)(d[k].q.bufs[0].size >> 20),
-			 (unsigned long long)d[k].q.bufs[0].phys,
+			 d[k].label, (unsigned long long)(d[k].b.size >> 20),
+			 (unsigned long long)d[k].b.phys,
 			 d[k].q.controller_label, now_ms() - t0);
 	}
 	metric_set("main.controller", d[0].q.controller);

@@ -103,9 +103,10 @@ static int churn(size_t len)
 /* One start/decode/verify/stop cycle; 0, -ENOMEM, or another error */
 static int cycle(const char *label, uint32_t seed)
 {
-	struct dmb_vdec_start st = { .count = 4, .sizes = { 8 << 20, 8 << 20, 16 << 20, 32 << 20 } };
+	uint64_t sizes[4] = { 8 << 20, 8 << 20, 16 << 20, 32 << 20 };
+	struct dmb_vdec_start st = { .count = 4, .sizes_ptr = (uintptr_t)sizes };
 	struct dmb_vdec_decode d = { .seed = seed };
-	struct dmb_vdec_query q;
+	struct dmb_vdec_buf bb;
 	char path[64];
 	int fd, ret = 0;
 	uint32_t b, *w;
@@ -118,24 +119,27 @@ static int cycle(const char *label, uint32_t seed)
 		ret = -errno;
 		goto out;
 	}
-	memset(&q, 0, sizeof(q));
-	if (ioctl(fd, DMB_VDEC_DECODE, &d) || ioctl(fd, DMB_VDEC_QUERY, &q) ||
-	    d.checked != 4) {
+	if (ioctl(fd, DMB_VDEC_DECODE, &d) || d.checked != 4) {
 		ret = -EIO;
 		goto out;
 	}
-	for (b = 0; b < q.count && !ret; b++) {
-		w = mmap(NULL, q.bufs[b].size, PROT_READ, MAP_SHARED, fd,
-			 q.bufs[b].offset);
+	for (b = 0; b < 4 && !ret; b++) {
+		memset(&bb, 0, sizeof(bb));
+		bb.index = b;
+		if (ioctl(fd, DMB_VDEC_BUF, &bb)) {
+			ret = -EIO;
+			break;
+		}
+		w = mmap(NULL, bb.size, PROT_READ, MAP_SHARED, fd, bb.offset);
 		if (w == MAP_FAILED) {
 			ret = -errno;
 			break;
 		}
 		if (w[0] != (seed ^ (b << 24)) ||
-		    w[q.bufs[b].size / 4 - 1] != (seed ^ (b << 24) ^
-						  (uint32_t)(q.bufs[b].size / 4 - 1)))
+		    w[bb.size / 4 - 1] != (seed ^ (b << 24) ^
+					   (uint32_t)(bb.size / 4 - 1)))
 			ret = -EIO;
-		munmap(w, q.bufs[b].size);
+		munmap(w, bb.size);
 	}
 	if (!ret && ioctl(fd, DMB_VDEC_STOP))
 		ret = -errno;
@@ -147,7 +151,8 @@ out:
 /* A player that claims and is killed before it can stop */
 static int killed_player(const char *label)
 {
-	struct dmb_vdec_start st = { .count = 1, .sizes = { 128 << 20 } };
+	static uint64_t size = 128 << 20;
+	struct dmb_vdec_start st = { .count = 1, .sizes_ptr = (uintptr_t)&size };
 	int status = 0;
 	pid_t pid = fork();
 
@@ -232,13 +237,13 @@ int main(int argc, char **argv)
 
 	/* nothing stays claimed: a whole-block claim still works */
 	for (k = 0; k < 2; k++) {
-		struct dmb_vdec_query q;
+		struct dmb_vdec_info q;
 		char path[64];
 
 		snprintf(path, sizeof(path), "/dev/dmb-vdec-%s", k ? "pip" : "main");
 		fd = open(path, O_RDWR);
 		memset(&q, 0, sizeof(q));
-		if (fd < 0 || ioctl(fd, DMB_VDEC_QUERY, &q))
+		if (fd < 0 || ioctl(fd, DMB_VDEC_INFO, &q))
 			t_bail("cannot query %s", path);
 		metric_set(k ? "pip.count_after" : "main.count_after", q.count);
 		close(fd);

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * faults: claims, releases, decoder sessions and unbinds with the kernel's
+ * own fault injection (failslab and fail_page_alloc, debug kernel) failing
+ * allocations of the working process at random: every failure must unwind
+ * (nothing claimed at the end, no leak for kmemleak), reach the caller as
+ * an errno, and leave other processes' data intact.
+ *
+ * usage: faults [--rounds=200] [--probability=10] [expectations]
+ * Only the working process fails (task-filter, /proc/self/make-it-fail);
+ * sleeping allocations fail too (ignore-gfp-wait=N).
+ * Metrics: rounds; claim_ok, claim_err, vdec_ok, vdec_err, bind_err
+ * (operations that succeeded or failed with an errno); bad_errno
+ * (failures with an errno no path should return); failslab_injected,
+ * page_alloc_injected (failures the kernel injected, from "times");
+ * claimed_after (pages of the block still claimed after the run);
+ * whole_after (a claim of the whole block after the run, 0); corrupt
+ * (damaged pages of a bystander's checksummed data); leaks (kmemleak's
+ * suspects after two scans).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/dmb_vdec.h>
+
+#include "guest.h"
+
+#define DBG "/sys/kernel/debug/"
+#define BLK DBG "dmb_alloc/dmb@60000000/"
+#define TIMES 1000000
+
+static const char *const fail[] = { "failslab", "fail_page_alloc" };
+
+static void inject(int on, int probability)
+{
+	char path[128], v[16];
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), DBG "%s/probability", fail[i]);
+		snprintf(v, sizeof(v), "%d", on ? probability : 0);
+		file_write(path, v);
+		if (!on)
+			continue;
+		snprintf(path, sizeof(path), DBG "%s/task-filter", fail[i]);
+		file_write(path, "Y");
+		snprintf(path, sizeof(path), DBG "%s/interval", fail[i]);
+		file_write(path, "1");
+		snprintf(path, sizeof(path), DBG "%s/times", fail[i]);
+		snprintf(v, sizeof(v), "%d", TIMES);
+		file_write(path, v);
+		snprintf(path, sizeof(path), DBG "%s/verbose", fail[i]);
+		file_write(path, "0");
+		snprintf(path, sizeof(path), DBG "%s/ignore-gfp-wait", fail[i]);
+		file_write(path, "N");
+	}
+	file_write(DBG "fail_page_alloc/ignore-gfp-highmem", "N");
+	file_write(DBG "fail_page_alloc/min-order", "0");
+}
+
+static long injected(const char *which)
+{
+	char path[128], b[32];
+
+	snprintf(path, sizeof(path), DBG "%s/times", which);
+	return file_read_str(path, b, sizeof(b)) ? -1 : TIMES - atol(b);
+}
+
+static long info_claimed(void)
+{
+	char b[512], *p;
+	int ret = file_read_str(BLK "info", b, sizeof(b));
+
+	if (ret)
+		return ret == -ENOENT ? 0 : -1;
+	p = strstr(b, "claimed: ");
+	return p ? strtol(p + 9, NULL, 10) : -1;
+}
+
+/* Errors a claim, a session or a bind may return when memory fails */
+static int expected_errno(int e)
+{
+	/* 517 is EPROBE_DEFER, which a bind may pass on */
+	return e == ENOMEM || e == EBUSY || e == EINTR || e == ENOSPC ||
+	       e == ENODEV || e == ENOENT || e == ENXIO || e == 517;
+}
+
+struct counts {
+	double claim_ok, claim_err, vdec_ok, vdec_err, bind_err, bad_errno;
+};
+
+static void tally(struct counts *c, double *ok, double *err, int ret)
+{
+	if (!ret) {
+		(*ok)++;
+		return;
+	}
+	(*err)++;
+	if (!expected_errno(-ret)) {
+		c->bad_errno++;
+		t_diag("unexpected errno %d", ret);
+	}
+}
+
+/* One decoder session: start, decode, map and check, stop */
+static int session(uint32_t seed)
+{
+	uint64_t sizes[2] = { 8 << 20, 4 << 20 };
+	struct dmb_vdec_start st = { .count = 2, .sizes_ptr = (uintptr_t)sizes };
+	struct dmb_vdec_decode d = { .seed = seed };
+	struct dmb_vdec_buf b = { .index = 1 };
+	int fd = open("/dev/dmb-vdec-main", O_RDWR | O_CLOEXEC), ret = 0;
+	uint32_t *w;
+
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, DMB_VDEC_START, &st) || ioctl(fd, DMB_VDEC_DECODE, &d) ||
+	    ioctl(fd, DMB_VDEC_BUF, &b)) {
+		ret = -errno;
+		goto out;
+	}
+	w = mmap(NULL, b.size, PROT_READ, MAP_SHARED, fd, b.offset);
+	if (w == MAP_FAILED) {
+		ret = -errno;
+		goto out;
+	}
+	if (w[5] != (seed ^ (1 << 24) ^ 5))
+		ret = -EIO;	/* not an allocation failure: counted as bad */
+	munmap(w, b.size);
+	if (ioctl(fd, DMB_VDEC_STOP) && !ret)
+		ret = -errno;
+out:
+	close(fd);
+	return ret;
+}
+
+static int rebind(void)
+{
+	const char *d = "/sys/bus/platform/drivers/dmb-vdec/";
+	char path[128];
+	int ret;
+
+	snprintf(path, sizeof(path), "%sunbind", d);
+	file_write(path, "video-decoder-0");
+	snprintf(path, sizeof(path), "%sbind", d);
+	ret = file_write(path, "video-decoder-0");
+	return ret;
+}
+
+/* The working process: every allocation of it may fail */
+static void work(int rounds, int out)
+{
+	struct counts c = { 0 };
+	int i, ret;
+
+	file_write("/proc/self/make-it-fail", "1");
+	for (i = 0; i < rounds; i++) {
+		ret = file_write(BLK "alloc", "16777216");
+		tally(&c, &c.claim_ok, &c.claim_err, ret);
+		if (!ret && file_write(BLK "free", "all"))
+			c.bad_errno++;
+		tally(&c, &c.vdec_ok, &c.vdec_err, session(0x1000 + i));
+		if (i % 25 == 24) {
+			ret = rebind();
+			if (ret) {
+				c.bind_err++;
+				/* bind again without faults: the test goes on */
+				file_write("/proc/self/make-it-fail", "0");
+				file_write("/sys/bus/platform/drivers/dmb-vdec/bind",
+					   "video-decoder-0");
+				file_write("/proc/self/make-it-fail", "1");
+			}
+		}
+	}
+	if (write(out, &c, sizeof(c)) != sizeof(c))
+		_exit(1);
+	_exit(0);
+}
+
+static uint32_t pattern(size_t i)
+{
+	return (uint32_t)(i * 2654435761u) ^ 0x0fa17ed5u;
+}
+
+int main(int argc, char **argv)
+{
+	const char *o_rounds = opt_get(argc, argv, "rounds");
+	const char *o_prob = opt_get(argc, argv, "probability");
+	int rounds = o_rounds ? atoi(o_rounds) : 200;
+	int prob = o_prob ? atoi(o_prob) : 10;
+	size_t len = 256 << 20, i, bad = 0;
+	struct counts c = { 0 };
+	char res[160];
+	int p[2], status = 0;
+	long slab, pages;
+	uint32_t *data;
+	pid_t pid;
+
+	t_init("faults");
+	if (access(DBG "failslab/probability", F_OK) ||
+	    access(DBG "fail_page_alloc/probability", F_OK)) {
+		t_skip("no failslab/fail_page_alloc in this kernel", "fault injection");
+		return t_finish();
+	}
+	if (load_module_args("dmb_alloc", "test_hooks=1") || load_module("dmb_test") ||
+	    load_module("dmb_vdec"))
+		t_bail("cannot load the modules");
+	if (file_write(DBG "dmb_test/get", "handle /video-decoder-0 0") ||
+	    file_read_str(DBG "dmb_test/get", res, sizeof(res)) ||
+	    strncmp(res, "ok handle", 9))
+		t_bail("no handle on /video-decoder-0's block");
+
+	/* a bystander's data, some of it in the block */
+	data = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (data == MAP_FAILED)
+		t_bail("no memory for the bystander");
+	for (i = 0; i < len / 4; i += 512)
+		data[i] = pattern(i);
+
+	inject(1, prob);
+	if (pipe(p))
+		t_bail("pipe");
+	pid = fork();
+	if (!pid)
+		work(rounds, p[1]);
+	close(p[1]);
+	if (read(p[0], &c, sizeof(c)) != sizeof(c))
+		t_diag("the working process died before it reported");
+	waitpid(pid, &status, 0);
+	slab = injected("failslab");
+	pages = injected("fail_page_alloc");
+	metric_set("failslab_injected", slab);
+	metric_set("page_alloc_injected", pages);
+	inject(0, 0);
+
+	metric_set("rounds", rounds);
+	metric_set("worker_exit", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	metric_set("claim_ok", c.claim_ok);
+	metric_set("claim_err", c.claim_err);
+	metric_set("vdec_ok", c.vdec_ok);
+	metric_set("vdec_err", c.vdec_err);
+	metric_set("bind_err", c.bind_err);
+	metric_set("bad_errno", c.bad_errno);
+	/* the decoder may have failed to bind at the end: bind it */
+	file_write("/sys/bus/platform/drivers/dmb-vdec/bind", "video-decoder-0");
+	metric_set("claimed_after", info_claimed());
+	metric_set("whole_after", file_write(BLK "alloc", "268435456"));
+	file_write(BLK "free", "all");
+	metric_set("session_after", session(0xabc));
+	for (i = 0; i < len / 4; i += 512)
+		bad += data[i] != pattern(i);
+	metric_set("corrupt", bad);
+	/* kmemleak needs two scans to call an object leaked */
+	file_write(DBG "kmemleak", "scan");
+	sleep(1);
+	file_write(DBG "kmemleak", "scan");
+	{
+		static char rep[1 << 16];
+		char *s = rep;
+		double n = 0;
+
+		if (file_read_str(DBG "kmemleak", rep, sizeof(rep)))
+			rep[0] = '\0';
+		while ((s = strstr(s, "unreferenced object"))) {
+			n++;
+			s++;
+		}
+		metric_set("leaks", n);
+		if (n)
+			t_diag("%.2000s", rep);
+	}
+	t_report("%d rounds: %ld + %ld injected failures (slab, pages); claims %.0f ok %.0f failed, sessions %.0f ok %.0f failed, binds %.0f failed",
+		 rounds, slab, pages, c.claim_ok, c.claim_err, c.vdec_ok,
+		 c.vdec_err, c.bind_err);
+	check_expectations(argc, argv);
+	return t_finish();
+}
