@@ -68,7 +68,7 @@
  * @dying: the last handle went with nothing claimed and the area is being
  *	destroyed: a claim still in flight (debugfs) must not commit; under
  *	@lock
- * @kobj: /sys/kernel/dmb_alloc/<name>, owns the area's memory
+ * @kobj: /sys/kernel/mm/dmb_alloc/<name>, owns the area's memory
  * @debugfs: /sys/kernel/debug/dmb_alloc/<name>
  * @test_last_pfn: first page of the last run claimed through debugfs,
  *	under @lock
@@ -918,7 +918,7 @@ EXPORT_SYMBOL_GPL(dmb_handle_size);
 
 static int __init dmb_alloc_init(void)
 {
-	dmb_alloc_kobj = kobject_create_and_add("dmb_alloc", kernel_kobj);
+	dmb_alloc_kobj = kobject_create_and_add("dmb_alloc", mm_kobj);
 	if (!dmb_alloc_kobj)
 		return -ENOMEM;
 	dmb_alloc_debugfs = debugfs_create_dir("dmb_alloc", NULL);

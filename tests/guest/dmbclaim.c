@@ -604,7 +604,7 @@ int main(int argc, char **argv)
 		unsigned int i;
 
 		for (i = 0; i < sizeof(ctr) / sizeof(ctr[0]); i++) {
-			snprintf(path, sizeof(path), "/sys/kernel/dmb_alloc/%s/%s",
+			snprintf(path, sizeof(path), "/sys/kernel/mm/dmb_alloc/%s/%s",
 				 n, ctr[i]);
 			snprintf(name, sizeof(name), "sysfs.%s", ctr[i]);
 			metric_set(name, file_read_str(path, buf, sizeof(buf)) ? -1 :
