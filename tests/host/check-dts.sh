@@ -46,6 +46,16 @@ else
 	ko "check-dts of the RPi 4 overlay: exit $rc"
 	tail -8 "$OUT/rpi4-overlay.out" | sed 's/^/      /'
 fi
+# A bad overlay: both dt-schema and the rules must say so.
+if check 1 rpi4-overlay-bad --base="$rpi" --memory=0x0+0x3b400000,0x40000000+0xbc000000 \
+		"$TOP/tests/boards/rpi4-overlay-bad-no-map.dtso" &&
+   printf '%s\n' "$out" | grep -q 'dt-schema: PROBLEMS' &&
+   printf '%s\n' "$out" | grep -qF 'dmb: /reserved-memory/dmb@20000000: rejected: a designated-movable-block cannot be no-map'; then
+	ok "check-dts refuses a no-map block in an overlay (dt-schema and the kernel's rule)"
+else
+	ko "check-dts on tests/boards/rpi4-overlay-bad-no-map.dtso: exit $rc"
+	tail -8 "$OUT/rpi4-overlay-bad.out" | sed 's/^/      /'
+fi
 # An overlay without its base is a usage error.
 if check 2 rpi4-nobase "$TOP/dts/overlays/bcm2711-rpi-4-b-dmb.dtso"; then
 	ok "check-dts refuses an overlay without --base"
