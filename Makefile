@@ -63,13 +63,22 @@ $(B)/guest/%: tests/guest/%.c tests/guest/guest.c tests/guest/guest.h
 	@mkdir -p $(B)/guest
 	$(CROSS)gcc $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
 
-$(B)/initramfs/base.list: $(GUEST_BINS) Makefile
+# The kernel's own selftests, unchanged, from the patched tree
+KSELFTESTS := dmabuf-heaps/dmabuf-heap
+KSELFTEST_BINS := $(addprefix $(B)/guest/,$(notdir $(KSELFTESTS)))
+
+$(B)/guest/dmabuf-heap: $(B)/.series-stamp
+	@mkdir -p $(B)/guest
+	$(CROSS)gcc -static -O2 -I$(B)/linux/tools/testing/selftests -o $@ \
+		$(B)/linux/tools/testing/selftests/dmabuf-heaps/dmabuf-heap.c
+
+$(B)/initramfs/base.list: $(GUEST_BINS) $(KSELFTEST_BINS) Makefile
 	@mkdir -p $(B)/initramfs
 	@{ echo "dir /dev 0755 0 0"; \
 	   echo "nod /dev/console 0600 0 0 c 5 1"; \
 	   for d in proc sys tmp mnt bin etc; do echo "dir /$$d 0755 0 0"; done; \
 	   echo "file /init $(TOP)/$(B)/guest/init 0755 0 0"; \
-	   for p in $(filter-out init,$(GUEST_PROGS)); do \
+	   for p in $(filter-out init,$(GUEST_PROGS)) $(notdir $(KSELFTESTS)); do \
 		echo "file /bin/$$p $(TOP)/$(B)/guest/$$p 0755 0 0"; done; \
 	} > $@
 

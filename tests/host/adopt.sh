@@ -11,6 +11,8 @@
 #    in a copy of this repository, exactly as a user types it;
 #  - example, example-build: the dmb_alloc() example driver builds the
 #    documented way against that build and Module.symvers;
+#  - the DMA-API example driver and the dma-buf heap example program
+#    build as documented;
 #  - every refusal text of mm/dmb_rules.h is explained in the README.
 # DMB, LINUX and KBUILD are the names the README uses for the user's paths.
 set -u
@@ -125,6 +127,30 @@ elif run example-build "$OUT" && [ -f "$OUT/my_decoder/my_decoder.ko" ]; then
 else
 	ko "README dmb_alloc() example does not build"
 	grep -E 'error|warning|Error' "$OUT/example-build.log" | head -8 | sed 's/^/      /'
+fi
+
+# the DMA-API example driver and the heap example program
+block "example my_capture.c" > "$OUT/my_capture.c"
+if [ ! -s "$OUT/my_capture.c" ]; then
+	ko "README has no DMA-API example"
+elif run example-dma-build "$OUT" && [ -f "$OUT/my_capture/my_capture.ko" ] &&
+     perl "$KSRC/scripts/checkpatch.pl" --strict --no-tree -q -f "$OUT/my_capture.c" \
+	> "$OUT/checkpatch-dma.log" 2>&1; then
+	ok "README DMA-API example builds as documented, checkpatch --strict clean"
+else
+	ko "README DMA-API example"
+	grep -E 'error|warning|Error|WARNING|CHECK' "$OUT/example-dma-build.log" \
+		"$OUT/checkpatch-dma.log" 2>/dev/null | head -8 | sed 's/^/      /'
+fi
+block "example heap_alloc.c" > "$OUT/heap_alloc.c"
+if [ ! -s "$OUT/heap_alloc.c" ]; then
+	ko "README has no dma-buf heap example"
+elif run example-heap-build "$OUT" && [ -x "$OUT/heap_alloc" ] &&
+     ! grep -q 'warning' "$OUT/example-heap-build.log"; then
+	ok "README dma-buf heap example builds as documented, no warnings"
+else
+	ko "README dma-buf heap example"
+	head -8 "$OUT/example-heap-build.log" | sed 's/^/      /'
 fi
 
 # Every refusal of the rules is explained
