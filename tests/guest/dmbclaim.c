@@ -382,7 +382,12 @@ int main(int argc, char **argv)
 		int64_t want = o_fill ? parse_size(o_fill) : 600 << 20;
 
 		if (!strcmp(test, "enomem"))	/* leave ~192M free */
-			want = (meminfo_kb("MemAvailable") << 10) - (192 << 20);
+			/*
+			 * MemFree, not MemAvailable: the initramfs's page
+			 * cache counts as available but cannot be reclaimed,
+			 * and the OOM killer would step in.
+			 */
+			want = (meminfo_kb("MemFree") << 10) - (192 << 20);
 		if (want <= 0 || fill(&l, want))
 			t_bail("cannot fill %lld bytes", (long long)want);
 		metric_set("user_before", pages_in(&l, &b0));
