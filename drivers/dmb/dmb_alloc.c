@@ -206,18 +206,6 @@ static void dmb_area_claimed(struct dmb_area *area, unsigned long before,
 		module_put(THIS_MODULE);
 }
 
-/* Zero a claimed run through the kernel's mapping, a page at a time */
-static void dmb_zero_run(unsigned long pfn, unsigned long nr)
-{
-	unsigned long i;
-
-	for (i = 0; i < nr; i++) {
-		clear_highpage(pfn_to_page(pfn + i));
-		if (!((i + 1) & 1023))
-			cond_resched();
-	}
-}
-
 /**
  * struct dmb_busy - a page that kept a run from being claimed
  * @pfn: its page frame, or 0 if none was found (it went away meanwhile)
@@ -281,6 +269,7 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 				bool test)
 {
 	unsigned long nr, mask, offset, bitno, start = 0, before, deadline;
+	gfp_t zgfp;
 	struct dmb_busy busy = {};
 	struct dmb_claim *claim;
 	unsigned int pass = 0, tries = 0;
@@ -303,6 +292,12 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 		atomic_long_inc(&area->claims_failed);
 		return ERR_PTR(-EINVAL);
 	}
+	/*
+	 * The pages still hold what was migrated out of them: the page
+	 * allocator zeroes them as it hands them over (once, also with
+	 * init_on_alloc), unless the caller overwrites every byte itself.
+	 */
+	zgfp = flags & DMB_ALLOC_NOZERO ? gfp : gfp | __GFP_ZERO;
 	claim = kmalloc(sizeof(*claim), GFP_KERNEL);
 	if (!claim)
 		return ERR_PTR(-ENOMEM);
@@ -338,7 +333,7 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 		if (!ret) {
 			ret = alloc_contig_range(area->base_pfn + bitno,
 						 area->base_pfn + bitno + nr,
-						 MIGRATE_MOVABLE, gfp);
+						 MIGRATE_MOVABLE, zgfp);
 			mutex_unlock(&area->mutex);
 		} else {
 			ret = -EINTR;
@@ -396,9 +391,6 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 
 	if (test && READ_ONCE(test_delay_ms))
 		msleep(READ_ONCE(test_delay_ms));
-	/* the pages still hold what was migrated out of them */
-	if (!(flags & DMB_ALLOC_NOZERO))
-		dmb_zero_run(area->base_pfn + bitno, nr);
 
 	spin_lock(&area->lock);
 	if (unlikely(area->dying)) {

@@ -61,6 +61,8 @@
 
 /* Buffers one session may claim (reported in dmb_vdec_info.max_bufs) */
 #define VDEC_MAX_BUFS	64
+/* Past this, START claims no further buffer (-EBUSY) */
+#define VDEC_START_MAX_NS	(10 * NSEC_PER_SEC)
 
 /**
  * struct vdec_buf - one claimed buffer
@@ -183,32 +185,54 @@ static void vdec_session_end(struct vdec *vdec)
 	kref_put(&s->ref, vdec_session_free);
 }
 
+/* The smallest size of each ioctl's structure userspace may pass */
+static size_t vdec_size_ver0(unsigned int cmd)
+{
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(DMB_VDEC_INFO):
+		return DMB_VDEC_INFO_SIZE_VER0;
+	case _IOC_NR(DMB_VDEC_START):
+		return DMB_VDEC_START_SIZE_VER0;
+	case _IOC_NR(DMB_VDEC_BUF):
+		return DMB_VDEC_BUF_SIZE_VER0;
+	case _IOC_NR(DMB_VDEC_DECODE):
+		return DMB_VDEC_DECODE_SIZE_VER0;
+	}
+	return SIZE_MAX;
+}
+
 /*
  * Read an ioctl argument that may grow at its end: userspace passes the
- * size it was built with in the ioctl number; bytes beyond what this
- * driver knows must be zero (copy_struct_from_user() gives -E2BIG).
+ * size it was built with in the ioctl number, at least the first version's.
+ * Bytes beyond what this driver knows must be zero (copy_struct_from_user()
+ * gives -E2BIG); what an older, smaller structure lacks reads as zero.
  */
 static int vdec_copy_in(void *karg, size_t ksize, unsigned int cmd,
 			void __user *uarg)
 {
-	if (_IOC_SIZE(cmd) < ksize)
+	if (_IOC_SIZE(cmd) < vdec_size_ver0(cmd))
 		return -EINVAL;
 	return copy_struct_from_user(karg, ksize, uarg, _IOC_SIZE(cmd));
 }
 
-/* Write an ioctl result: what this driver knows, zeroes beyond it */
+/* Write an ioctl result: no more than userspace has room for, zeroes beyond */
 static int vdec_copy_out(void __user *uarg, unsigned int cmd,
 			 const void *karg, size_t ksize)
 {
 	size_t usize = _IOC_SIZE(cmd);
 
-	if (usize < ksize)
+	if (usize < vdec_size_ver0(cmd))
 		return -EINVAL;
-	if (copy_to_user(uarg, karg, ksize) ||
-	    clear_user(uarg + ksize, usize - ksize))
+	if (copy_to_user(uarg, karg, min(usize, ksize)) ||
+	    (usize > ksize && clear_user(uarg + ksize, usize - ksize)))
 		return -EFAULT;
 	return 0;
 }
+
+static_assert(sizeof(struct dmb_vdec_info) == DMB_VDEC_INFO_SIZE_VER0);
+static_assert(sizeof(struct dmb_vdec_start) == DMB_VDEC_START_SIZE_VER0);
+static_assert(sizeof(struct dmb_vdec_buf) == DMB_VDEC_BUF_SIZE_VER0);
+static_assert(sizeof(struct dmb_vdec_decode) == DMB_VDEC_DECODE_SIZE_VER0);
 
 static long vdec_start(struct vdec *vdec, struct file *file, unsigned int cmd,
 		       void __user *uarg)
@@ -264,10 +288,18 @@ static long vdec_start(struct vdec *vdec, struct file *file, unsigned int cmd,
 	}
 	t0 = ktime_get_ns();
 	for (i = 0; i < arg.count; i++) {
-		/* zeroed: the buffer may be mapped before anything decodes */
-		struct page *page = dmb_alloc(vdec->handle, sizes[i], 0,
-					      GFP_KERNEL, 0);
+		struct page *page;
 
+		/*
+		 * One time budget for the whole START, not one per buffer:
+		 * op_lock is held, and close and unbind wait for it.
+		 */
+		if (i && ktime_get_ns() - t0 > VDEC_START_MAX_NS) {
+			ret = -EBUSY;
+			goto release;
+		}
+		/* zeroed: the buffer may be mapped before anything decodes */
+		page = dmb_alloc(vdec->handle, sizes[i], 0, GFP_KERNEL, 0);
 		if (IS_ERR(page)) {
 			ret = PTR_ERR(page);
 			goto release;
@@ -330,7 +362,7 @@ static long vdec_info(struct vdec *vdec, struct file *file, unsigned int cmd,
 	info.max_bufs = VDEC_MAX_BUFS;
 	info.dmb_size = vdec->dmb_size;
 	/* where memory is, as pagemap, only for the administrator */
-	if (capable(CAP_SYS_ADMIN)) {
+	if (file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN)) {
 		info.flags |= DMB_VDEC_INFO_BASE;
 		info.dmb_base = vdec->dmb_base;
 	}
@@ -373,7 +405,7 @@ static long vdec_buf(struct vdec *vdec, struct file *file, unsigned int cmd,
 	if (!ret) {
 		arg.size = s->bufs[arg.index].size;
 		arg.offset = s->bufs[arg.index].offset;
-		if (capable(CAP_SYS_ADMIN)) {
+		if (file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN)) {
 			arg.flags |= DMB_VDEC_BUF_PHYS;
 			arg.phys = page_to_phys(s->bufs[arg.index].page);
 		}

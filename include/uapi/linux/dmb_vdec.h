@@ -111,6 +111,16 @@ struct dmb_vdec_decode {
  * 0xB9 is free in Documentation/userspace-api/ioctl/ioctl-number.rst
  * (6.12); a driver merged upstream would register it there.
  */
+/*
+ * The first size of each structure: the smallest a caller may pass.  A
+ * later, larger structure gets a new *_SIZE_VER1; the driver keeps
+ * accepting every size from VER0 up.
+ */
+#define DMB_VDEC_INFO_SIZE_VER0		64
+#define DMB_VDEC_START_SIZE_VER0	24
+#define DMB_VDEC_BUF_SIZE_VER0		40
+#define DMB_VDEC_DECODE_SIZE_VER0	16
+
 #define DMB_VDEC_IOC_MAGIC	0xB9
 #define DMB_VDEC_INFO	_IOR(DMB_VDEC_IOC_MAGIC, 0, struct dmb_vdec_info)
 #define DMB_VDEC_START	_IOW(DMB_VDEC_IOC_MAGIC, 1, struct dmb_vdec_start)
