@@ -5,8 +5,15 @@
 # under build/v4l-utils/root and write build/v4l-utils/initramfs.list, the
 # gen_init_cpio lines that put the two programs, the shared libraries
 # they need (followed through DT_NEEDED) and the dynamic loader into the
-# initramfs.  Nothing else is fetched, and nothing is installed on the
-# host but the arm64 package lists (dpkg --add-architecture arm64).
+# initramfs.
+#
+# The suite is trixie (Debian 13, whose kernel is 6.12): bookworm's
+# v4l-utils 1.22 predates the 6.12 uAPI (VIDIOC_CREATE_BUFS fills
+# max_num_buffers, once reserved; formats were renamed) and its
+# v4l2-compliance fails any 6.12 driver on those.  apt-get runs with a
+# private configuration under build/v4l-utils/apt (its own sources list,
+# package lists and cache, architecture arm64): the host's apt and dpkg
+# state are not touched, and nothing is installed.
 #
 # usage: v4l-utils.sh   (the Makefile runs it for build/initramfs/base.list)
 set -eu
@@ -15,36 +22,36 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$TOP/build/v4l-utils
 ROOT=$OUT/root
 LIST=$OUT/initramfs.list
+APT=$OUT/apt
+SUITE=${V4L_UTILS_SUITE:-trixie}
+MIRROR=${V4L_UTILS_MIRROR:-http://deb.debian.org/debian}
 PROGS="v4l2-compliance v4l2-ctl"
 # v4l-utils and the libraries its two programs load (apt-cache depends
-# v4l-utils:arm64, less libudev1 and libv4l2rds0 which they do not need)
-PKGS="v4l-utils libv4l-0 libv4lconvert0 libjpeg62-turbo libstdc++6 libgcc-s1 libc6"
+# v4l-utils, less libudev1 and libv4l2rds0t64, which they do not need)
+PKGS="v4l-utils libv4l-0t64 libv4lconvert0t64 libjpeg62-turbo libstdc++6 libgcc-s1 libc6"
 READELF=aarch64-linux-gnu-readelf
 
 die() { echo "v4l-utils: error: $*" >&2; exit 1; }
 
 [ -f "$LIST" ] && [ "$LIST" -nt "$0" ] && exit 0
 
-if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-	[ "$(id -u)" = 0 ] || die "need root for dpkg --add-architecture arm64"
-	echo "v4l-utils: adding the arm64 architecture to dpkg"
-	dpkg --add-architecture arm64
-	apt-get update -qq || die "apt-get update failed"
-fi
-if ! apt-cache show v4l-utils:arm64 >/dev/null 2>&1; then
-	[ "$(id -u)" = 0 ] || die "need root for apt-get update"
-	apt-get update -qq || die "apt-get update failed"
-fi
-
-rm -rf "$OUT/debs" "$ROOT"
-mkdir -p "$OUT/debs" "$ROOT"
-echo "v4l-utils: downloading $PKGS (arm64)"
-# shellcheck disable=SC2046
-(cd "$OUT/debs" && apt-get download -qq $(for p in $PKGS; do echo "$p:arm64"; done)) \
-	2>&1 | grep -v 'unsandboxed' >&2 || true
+rm -rf "$APT" "$OUT/debs" "$ROOT"
+mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial" "$OUT/debs" "$ROOT"
+echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $SUITE main" \
+	> "$APT/sources.list"
+set -- -o Dir::Etc::SourceList="$APT/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+	-o Dir::State::Lists="$APT/lists" -o Dir::Cache="$APT/cache" \
+	-o Dir::State::status=/dev/null \
+	-o APT::Architecture=arm64 -o APT::Architectures::=arm64
+echo "v4l-utils: apt-get update ($SUITE, arm64, private lists)"
+apt-get "$@" update -qq >/dev/null || die "apt-get update of $SUITE failed"
+echo "v4l-utils: downloading $PKGS"
+# shellcheck disable=SC2086
+(cd "$OUT/debs" && apt-get "$@" download -qq $PKGS) 2>&1 |
+	grep -v 'unsandboxed' >&2 || true
 for p in $PKGS; do
 	ls "$OUT/debs/${p}"_*_arm64.deb >/dev/null 2>&1 ||
-		die "apt-get download $p:arm64 failed"
+		die "apt-get download $p ($SUITE, arm64) failed"
 done
 for deb in "$OUT/debs"/*.deb; do
 	dpkg-deb -x "$deb" "$ROOT"
@@ -84,7 +91,7 @@ done
 ld=$(find_lib ld-linux-aarch64.so.1) || die "no dynamic loader in libc6"
 
 {
-	echo "# v4l-utils $(dpkg-deb -f "$OUT/debs"/v4l-utils_*_arm64.deb Version) (Debian arm64), scripts/v4l-utils.sh"
+	echo "# v4l-utils $(dpkg-deb -f "$OUT/debs"/v4l-utils_*_arm64.deb Version) (Debian $SUITE arm64), scripts/v4l-utils.sh"
 	for d in /lib /lib/aarch64-linux-gnu /usr /usr/lib /usr/lib/aarch64-linux-gnu; do
 		echo "dir $d 0755 0 0"
 	done
