@@ -24,7 +24,9 @@
  *   ctrl_ok (1: all on the block's controller), user_in_buffer (user
  *   pages where buffers were, while streaming), corrupt (user pages
  *   damaged), left (buffers still listed after v4l2-ctl exits), reuse
- *   (user pages where the buffers were, after a new fill of --anon bytes).
+ *   (user pages where the buffers were, in the first 64 MiB of new user
+ *   data that has any, trying up to 768 MiB), reuse_block (pages of that
+ *   last 64 MiB in the block).
  *
  * usage: v4l2 --test=unbind --label=<label> [expectations]
  *   a second opener, bad ioctls, and unbinding the driver under a file
@@ -336,34 +338,40 @@ static uint32_t fnv(const uint8_t *p, size_t len)
 #define MAX_FRAMES	1024
 static uint32_t sums[MAX_FRAMES], lens[MAX_FRAMES];
 
-static int write_stream(const char *path, int frames, int w, int h)
+/*
+ * One FWHT frame per chunk of chunk bytes (the OUTPUT buffer size):
+ * v4l2-ctl --stream-from fills each OUTPUT buffer with one chunk.
+ */
+static int write_stream(const char *path, int frames, int w, int h, size_t chunk)
 {
-	static uint8_t payload[65536];
 	struct fwht_hdr hdr = {
 		.magic1 = 0x4f4f4f4f, .magic2 = 0xffffffff,
 		.version = htonl(3), .width = htonl(w), .height = htonl(h),
 		.colorspace = htonl(3),	/* REC709 */
 	};
+	uint8_t *payload = calloc(1, chunk);
 	FILE *f = fopen(path, "w");
 	int k;
 	size_t i;
 
-	if (!f)
-		return -errno;
+	if (!f || !payload || chunk < sizeof(hdr) + 65536)
+		return -EINVAL;
 	for (k = 0; k < frames; k++) {
 		size_t len = 4096 + (k * 7919) % 60000;
 
-		for (i = 0; i < len; i++)
-			payload[i] = (uint8_t)(i * 31 + k * 17 + (i >> 8));
+		for (i = 0; i < chunk - sizeof(hdr); i++)
+			payload[i] = i < len ? (uint8_t)(i * 31 + k * 17 + (i >> 8)) : 0;
 		hdr.size = htonl(len);
 		sums[k] = fnv(payload, len);
 		lens[k] = len;
 		if (fwrite(&hdr, sizeof(hdr), 1, f) != 1 ||
-		    fwrite(payload, len, 1, f) != 1) {
+		    fwrite(payload, chunk - sizeof(hdr), 1, f) != 1) {
 			fclose(f);
+			free(payload);
 			return -EIO;
 		}
 	}
+	free(payload);
 	return fclose(f) ? -errno : 0;
 }
 
@@ -452,7 +460,8 @@ static int stream(int argc, char **argv, const char *node)
 	n_bufs = 0;
 	metric_set("user_before", user);
 
-	if (write_stream("/tmp/v4l2-in.fwht", frames, w, h))
+	/* the driver's OUTPUT sizeimage: an FWHT header and a raw picture */
+	if (write_stream("/tmp/v4l2-in.fwht", frames, w, h, 44 + (size_t)w * h * 3 / 2))
 		t_bail("cannot write the FWHT stream");
 	snprintf(fmt, sizeof(fmt), "width=%d,height=%d,pixelformat=FWHT", w, h);
 	snprintf(count, sizeof(count), "--stream-count=%d", frames);
@@ -462,8 +471,8 @@ static int stream(int argc, char **argv, const char *node)
 	av[i++] = (char *)node;
 	av[i++] = "--set-fmt-video-out";
 	av[i++] = fmt;
-	av[i++] = "--stream-out-mmap";
-	av[i++] = "--stream-mmap";
+	av[i++] = "--stream-out-mmap=4";
+	av[i++] = "--stream-mmap=4";
 	av[i++] = "--stream-from=/tmp/v4l2-in.fwht";
 	av[i++] = "--stream-to=/tmp/v4l2-out.nv12";
 	av[i++] = count;
@@ -504,10 +513,22 @@ static int stream(int argc, char **argv, const char *node)
 	unlink("/tmp/v4l2-in.fwht");
 	unlink("/tmp/v4l2-out.nv12");
 
-	/* freed: the block serves user pages again */
-	if (region_fill(&regions[3], anon, 0x44444444, -1))
-		t_bail("cannot fill anonymous memory again");
-	metric_set("reuse", n_bufs ? pages_in_bufs(&regions[3]) : 0);
+	/*
+	 * Freed: the memory serves user pages again.  New user data, 64 MiB
+	 * at a time (at most 768 MiB), until some lands where buffers were.
+	 */
+	for (user = 0, i = 0; n_bufs && !user && i < 12; i++) {
+		if (region_fill(&regions[3], 64 << 20, 0x44444444 + i, -1))
+			t_bail("cannot fill anonymous memory again");
+		user = pages_in_bufs(&regions[3]);
+	}
+	metric_set("reuse", user);
+	/* and the block as a whole */
+	bufs[0].dma = base;
+	bufs[0].len = bsize;
+	n_bufs = 1;
+	metric_set("reuse_block", pages_in_bufs(&regions[3]));
+	t_diag("refill: %d chunks of 64 MiB", i);
 	return 0;
 }
 
