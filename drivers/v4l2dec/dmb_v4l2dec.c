@@ -115,7 +115,7 @@ struct dmb_v4l2dec {
 	struct video_device vfd;
 	struct v4l2_m2m_dev *m2m_dev;
 	struct device *dev;
-	struct mutex lock;
+	struct mutex lock;		/* the queues of all contexts, @ctxs */
 	struct list_head ctxs;
 	struct dentry *dir;
 	unsigned int next_id;
