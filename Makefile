@@ -5,6 +5,8 @@
 #   make demo           build, boot the default board, show what DMBs do
 #   make test           every test: static checks and all boot scenarios
 #   make check          the host-side checks only (static, bindings, simulators)
+#   make check-dts DTS=board.dts [INCLUDE="dirs"] [BASE=board.dts for an overlay]
+#                       [MEMORY=b+s,..] [RESERVED=b+s,..]: check a board's DMBs
 #   make bench          DMB against CMA and a carve-out (build/bench/)
 #   make stress         the long stress runs (tests/stress/, hours)
 #   make scenario S=x   boot and check one scenario (tests/scenarios/x.scn)
@@ -24,11 +26,11 @@ GUEST_BINS := $(addprefix $(B)/guest/,$(GUEST_PROGS))
 BOARDS := $(patsubst dts/%.dts,%,$(wildcard dts/*.dts))
 DTBS := $(addprefix $(B)/dtb/,$(addsuffix .dtb,$(BOARDS)))
 
-.PHONY: all deps prepare dtbs guest test check demo bench stress scenario boot clean help
+.PHONY: all deps prepare dtbs guest test check check-dts demo bench stress scenario boot clean help
 .DEFAULT_GOAL := help
 
 help:
-	@sed -n '3,14s/^# \{0,1\}//p' Makefile
+	@sed -n '3,16s/^# \{0,1\}//p' Makefile
 
 all: deps kernel-test dtbs guest
 
@@ -95,6 +97,14 @@ test:
 
 check:
 	@CHECK_ONLY=1 sh scripts/test.sh
+
+# The board is the user's: compile, validate and judge it with the rules of
+# the patched tree (KSRC, default build/linux; KBUILD for its .config).
+check-dts:
+	@test -n "$(DTS)" || { echo "usage: make check-dts DTS=path/to/board.dts [INCLUDE=\"dirs\"] [BASE=board.dts] [MEMORY=b+s,..] [RESERVED=b+s,..]" >&2; exit 2; }
+	@test -n "$(KSRC)" || $(MAKE) -s deps prepare
+	@sh scripts/check-dts.sh $(addprefix -I,$(INCLUDE)) $(if $(BASE),--base=$(BASE)) \
+		$(if $(MEMORY),--memory=$(MEMORY)) $(if $(RESERVED),--reserved=$(RESERVED)) $(DTS)
 
 demo:
 	@sh scripts/demo.sh

@@ -17,6 +17,8 @@
 #
 # BENCH_SIZE=small (what make test runs) does every part at a small size
 # into build/bench-small/ and checks that every metric was produced;
+# BENCH_SIZE=medium, two sizes and three occupancies in half the claims,
+# into build/bench-medium/ (a third of the full bench's time);
 # with RESULTS set, the check's "<passed> <failed> 0 bench" is appended.
 set -eu
 
@@ -30,13 +32,18 @@ full)
 	SIZES=64M,128M,256M OCC=0,25,50,75,100 REPS=8
 	LEVELS=60,80,95 WORKLOAD=512M BOOTS=3
 	;;
+medium)
+	OUT=$TOP/build/bench-medium
+	SIZES=64M,256M OCC=0,50,100 REPS=4
+	LEVELS=60,80,95 WORKLOAD=512M BOOTS=1
+	;;
 small)
 	OUT=$TOP/build/bench-small
 	SIZES=16M OCC=0,50,100 REPS=2
 	LEVELS=60,80,95 WORKLOAD=128M BOOTS=1
 	;;
 *)
-	echo "bench: error: BENCH_SIZE=$size: expected full or small" >&2
+	echo "bench: error: BENCH_SIZE=$size: expected full, medium or small" >&2
 	exit 2
 	;;
 esac
@@ -133,27 +140,32 @@ function cell(r, k, a, b, c) {
 function ratio(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "n/a" }
 END {
 	printf "memory speed floor: copy %s MB/s, zero %s MB/s\n", copy, zero > "'"$OUT"'/floor.txt"
-	print "| size MiB | occupancy target % | DMB reached % | DMB claim ms p50 / p99 / max | DMB claim + zero ms p50 / p99 / max | CMA reached % | CMA (DMA API, zeroes) ms p50 / p99 / max | DMB+zero / CMA p50 | p99 | same, per migrated MiB | DMB migrated MiB | floor ms | DMB claim / floor p50 | p99 |"
-	print "|---:|---:|---:|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+	print "| size MiB | occupancy target % | DMB reached % | DMB claim ms p50 / p99 / max | DMB claim + zero ms p50 / p99 / max | CMA reached % | CMA (DMA API, zeroes) ms p50 / p99 / max | CMA inside a DMB reached % | CMA inside a DMB (zeroes) ms p50 / p99 / max | DMB+zero / CMA p50 | p99 | CMA inside a DMB / CMA p50 | p99 | DMB+zero / CMA, per migrated MiB | DMB migrated MiB | floor ms | DMB claim / floor p50 | p99 |"
+	print "|---:|---:|---:|---|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for (i = 1; i <= n; i++) {
 		k = keys[i]; split(k, sz, " ")
 		floor_ms = copy > 0 ? mig["dmb", k] / copy * 1000 : 0
 		if (sz[2] == 0 && ("carveout", k) in ok)
 			carve[sz[1]] = sprintf("| %s | carve-out: claim %.3f / %.3f / %.3f ms, claim + zero %.1f / %.1f / %.1f ms |", sz[1], c50["carveout", k], c99["carveout", k], cmax["carveout", k], t50["carveout", k], t99["carveout", k], tmax["carveout", k])
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %s | %s |\n", sz[1], sz[2],
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %s | %s |\n", sz[1], sz[2],
 			occ["dmb", k], cell("dmb", k, c50["dmb", k], c99["dmb", k], cmax["dmb", k]),
 			cell("dmb", k, t50["dmb", k], t99["dmb", k], tmax["dmb", k]),
 			occ["cma", k], cell("cma", k, c50["cma", k], c99["cma", k], cmax["cma", k]),
+			(("cmadmb", k) in ok ? occ["cmadmb", k] : "n/a"),
+			(("cmadmb", k) in ok ? cell("cmadmb", k, t50["cmadmb", k], t99["cmadmb", k], tmax["cmadmb", k]) : "n/a"),
 			(ok["cma", k] ? ratio(t50["dmb", k], t50["cma", k]) : "n/a"),
 			(ok["cma", k] ? ratio(t99["dmb", k], t99["cma", k]) : "n/a"),
+			(ok["cma", k] && ok["cmadmb", k] ? ratio(t50["cmadmb", k], t50["cma", k]) : "n/a"),
+			(ok["cma", k] && ok["cmadmb", k] ? ratio(t99["cmadmb", k], t99["cma", k]) : "n/a"),
 			(ok["cma", k] && mig["dmb", k] > 0 && mig["cma", k] > 0 ? ratio(t50["dmb", k] / mig["dmb", k], t50["cma", k] / mig["cma", k]) : "n/a"),
 			mig["dmb", k], floor_ms,
 			(floor_ms >= 1 ? ratio(c50["dmb", k], floor_ms) : "n/a"),
 			(floor_ms >= 1 ? ratio(c99["dmb", k], floor_ms) : "n/a")
 		# plot data: occupancy reached, DMB claim, DMB total, CMA, floor
-		printf "%s %s %.2f %.2f %.2f %.2f %s %.2f %.2f %.2f\n", sz[2], occ["dmb", k],
+		printf "%s %s %.2f %.2f %.2f %.2f %s %.2f %.2f %.2f %s %.2f %.2f\n", sz[2], occ["dmb", k],
 			c50["dmb", k], c99["dmb", k], t50["dmb", k], t99["dmb", k],
-			occ["cma", k], t50["cma", k], t99["cma", k], floor_ms > ("'"$OUT"'/claim-" sz[1] ".dat")
+			occ["cma", k], t50["cma", k], t99["cma", k], floor_ms,
+			occ["cmadmb", k] + 0, t50["cmadmb", k], t99["cmadmb", k] > ("'"$OUT"'/claim-" sz[1] ".dat")
 	}
 	print ""
 	hdr = "| size MiB | carve-out (no user pages, never migrates) |\n|---:|---|"
@@ -172,12 +184,12 @@ $1 == "trace" {
 cat "$OUT"/bench-"$size"-reuse.txt > "$OUT/reuse.txt" 2>/dev/null || : > "$OUT/reuse.txt"
 awk "$AWK_KV"'
 BEGIN {
-	print "| workload % of available | workload MiB | DMB used by user pages % | CMA % | carve-out % | of which the workload: DMB % | CMA % | ZONE_MOVABLE free kB (low / high watermark) | in per-CPU lists kB |"
-	print "|---:|---:|---:|---:|---:|---:|---:|---|---:|"
+	print "| workload % of available | workload MiB | DMB used by user pages % | CMA % | CMA inside a DMB % | carve-out % | of which the workload: DMB % | CMA % | CMA inside a DMB % | ZONE_MOVABLE free kB (low / high watermark) | in per-CPU lists kB |"
+	print "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|"
 }
 $1 == "reuse" {
-	printf "| %s | %s | %s | %s | %s | %s | %s | %s (%s / %s) | %s |\n", kv("level"), kv("workload_mb"), kv("dmb_pct"), kv("cma_pct"), kv("carveout_pct"), kv("dmb_workload_pct"), kv("cma_workload_pct"), kv("movable_free_kb"), kv("movable_low_kb"), kv("movable_high_kb"), kv("movable_pcp_kb")
-	printf "%s %s %s %s\n", kv("level"), kv("dmb_pct"), kv("cma_pct"), kv("carveout_pct") > "'"$OUT"'/reuse.dat"
+	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s (%s / %s) | %s |\n", kv("level"), kv("workload_mb"), kv("dmb_pct"), kv("cma_pct"), kv("cmadmb_pct"), kv("carveout_pct"), kv("dmb_workload_pct"), kv("cma_workload_pct"), kv("cmadmb_workload_pct"), kv("movable_free_kb"), kv("movable_low_kb"), kv("movable_high_kb"), kv("movable_pcp_kb")
+	printf "%s %s %s %s %s\n", kv("level"), kv("dmb_pct"), kv("cma_pct"), kv("carveout_pct"), kv("cmadmb_pct") > "'"$OUT"'/reuse.dat"
 }' "$OUT/reuse.txt" > "$OUT/reuse.md"
 
 cat "$OUT"/bench-"$size"-balance-*.txt > "$OUT/balance.txt" 2>/dev/null || : > "$OUT/balance.txt"
@@ -234,6 +246,11 @@ $1 == "reuse" && kv("level") + 0 >= 80 {
 	rn++
 	if (kv("dmb_pct") + 0 >= 99) rok++
 	if (rn == 1 || kv("dmb_pct") + 0 < rmin) rmin = kv("dmb_pct") + 0
+	if (kv("cmadmb_pct") != "") {
+		cdn++
+		if (kv("cmadmb_pct") + 0 >= 99) cdok++
+		if (cdn == 1 || kv("cmadmb_pct") + 0 < cdmin) cdmin = kv("cmadmb_pct") + 0
+	}
 }
 $1 == "balance" && kv("label") == "DMB-per-controller" && kv("shuffle") == "Y" {
 	bval = kv("ctrl0_pct") + 0; bal = (bval >= 45 && bval <= 55) ? "met" : "NOT met"
@@ -264,6 +281,7 @@ END {
 	printf "| DMB claim p50 and p99 <= 0.5x CMA at equal occupancy (both zeroing) | %d of %d cells; worst p50 ratio %.2f | %s |\n", cm, cn, worst, (cn && cm == cn ? "met" : "NOT met")
 	printf "| DMB claim p50 and p99 <= 3x the memcpy floor of the migrated bytes | %d of %d cells; worst p99 ratio %.2f | %s |\n", fm, fn, fworst, (fn && fm == fn ? "met" : "NOT met")
 	printf "| idle DMB >= 99%% used by user pages under pressure (80, 95%% workloads) | lowest %s%% | %s |\n", rmin, (rn && rok == rn ? "met" : "NOT met")
+	printf "| idle CMA inside a DMB >= 99%% used by user pages under pressure (80, 95%% workloads), as a DMB | lowest %s%% | %s |\n", (cdn ? cdmin : "n/a"), (cdn && cdok == cdn ? "met" : "NOT met")
 	printf "| balance 50+-5%% with a DMB per controller and shuffle | %s%% on DRAM-0 | %s |\n", bval, bal
 }' "$OUT/claim.txt" "$OUT/reuse.txt" "$OUT/balance.txt" > "$OUT/targets.md"
 
@@ -285,6 +303,8 @@ if command -v gnuplot > /dev/null; then
 		     "$d" using 1:6 with linespoints dt 2 title "DMB claim+zero p99", \
 		     "$d" using 1:8 with linespoints title "CMA (DMA API) p50", \
 		     "$d" using 1:9 with linespoints dt 2 title "CMA (DMA API) p99", \
+		     "$d" using 1:12 with linespoints title "CMA inside a DMB p50", \
+		     "$d" using 1:13 with linespoints dt 2 title "CMA inside a DMB p99", \
 		     "$d" using 1:10 with lines lw 2 title "memcpy floor of the migrated bytes"
 		EOF
 	done
@@ -299,7 +319,7 @@ if command -v gnuplot > /dev/null; then
 	set title "Idle regions used by user pages"
 	set xlabel "workload, % of available memory"
 	set ylabel "% of the region holding user pages"
-	plot "$OUT/reuse.dat" using 2:xtic(1) title "DMB", "" using 3 title "CMA", "" using 4 title "carve-out"
+	plot "$OUT/reuse.dat" using 2:xtic(1) title "DMB", "" using 3 title "CMA", "" using 5 title "CMA inside a DMB", "" using 4 title "carve-out"
 	set output "$OUT/balance.png"
 	set title "Where a user workload lands"
 	set xtics rotate by -20
@@ -313,7 +333,7 @@ fi
 	echo "# make bench ($size), $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
 	echo "Linux 6.12 + patches/ (test kernel), QEMU TCG arm64, 2 GiB, $(nproc) host CPUs."
-	echo "Bench board: DMB, CMA (reusable shared-dma-pool) and no-map carve-out, 256 MiB each on DRAM-1."
+	echo "Bench board: DMB, CMA (reusable shared-dma-pool), no-map carve-out and CMA inside a DMB (a reusable shared-dma-pool nested in a DMB, claimed with cma_alloc() and zeroed), 256 MiB each on DRAM-1."
 	echo "$REPS claims per cell; p99 is the nearest rank, so with fewer than 100 claims it is the maximum."
 	echo "$(cat "$OUT/floor.txt")"
 	echo
@@ -351,11 +371,11 @@ echo "== make bench ($size): $OUT/results.md"
 cat "$OUT/floor.txt"
 echo
 grep '^| [0-9]' "$OUT/claim.md" |
-	awk -F'|' '{ split($5, d, "/"); split($8, c, "/")
-		printf "%3d MiB @%3d%%: DMB %5.1f%% p50 %6.1f p99 %6.1f ms | CMA %5.1f%% p50 %6.1f p99 %6.1f ms (zeroes) | DMB+zero/CMA %s, per MiB %s | DMB/floor %s\n", $2, $3, $4, d[1], d[2], $7, c[1], c[2], $9, $11, $14 }' |
+	awk -F'|' '{ split($5, d, "/"); split($8, c, "/"); split($10, e, "/")
+		printf "%3d MiB @%3d%%: DMB %5.1f%% p50 %6.1f p99 %6.1f ms | CMA %5.1f%% p50 %6.1f p99 %6.1f ms (zeroes) | CMA in DMB %5.1f%% p50 %6.1f p99 %6.1f ms | DMB+zero/CMA %s, per MiB %s | CMA in DMB/CMA %s | DMB/floor %s\n", $2, $3, $4, d[1], d[2], $7, c[1], c[2], $9, e[1], e[2], $11, $15, $13, $18 }' |
 	sed 's/  *|/ |/g; s/, per MiB  */, per MiB /; s/floor  */floor /'
 echo
-grep '^| [0-9]' "$OUT/reuse.md" | awk -F'|' '{ printf "reuse at %s%%: DMB %s%%, CMA %s%%, carve-out %s%%\n", $2 + 0, $4 + 0, $5 + 0, $6 + 0 }'
+grep '^| [0-9]' "$OUT/reuse.md" | awk -F'|' '{ printf "reuse at %s%%: DMB %s%%, CMA %s%%, CMA inside a DMB %s%%, carve-out %s%%\n", $2 + 0, $4 + 0, $5 + 0, $6 + 0, $7 + 0 }'
 grep '^| [a-zA-Z]' "$OUT/balance.md" | grep -v configuration |
 	awk -F'|' '{ gsub(/ /, ""); printf "balance %-20s shuffle=%s: DRAM-0 %5.1f%%, DRAM-1 %5.1f%%\n", $2, $3, $5, $6 }'
 sed -n 's/^| \(6\.12.*\) | \([0-9]*\) | \([0-9.]*\) | \([0-9]*\) |.*/boot: \1: \3 ms to \/init (median of \2), MemTotal \4 kB/p' "$OUT/boot.md"
@@ -381,6 +401,8 @@ for s in $(echo "$SIZES" | tr ',' ' '); do
 			"^claim region=dmb size_mb=$mb occ_target=$o .* n=[1-9].*claim_p99_us=[0-9]+"
 		has "CMA claim figures, ${mb} MiB at $o%" "$OUT/claim.txt" \
 			"^claim region=cma size_mb=$mb occ_target=$o .*total_p50_us="
+		has "CMA-inside-a-DMB claim latency, ${mb} MiB at $o%" "$OUT/claim.txt" \
+			"^claim region=cmadmb size_mb=$mb occ_target=$o .* n=[1-9].*total_p50_us="
 	done
 	has "carve-out claim latency, ${mb} MiB" "$OUT/claim.txt" \
 		"^claim region=carveout size_mb=$mb .* n=[1-9]"
@@ -388,8 +410,9 @@ done
 has "the memcpy floor" "$OUT/claim.txt" '^floor copy_mb_s=[1-9]'
 has "a traced DMB claim" "$OUT/claim.txt" '^trace region=dmb .*start_to_migrated_ms=[0-9]'
 has "a traced CMA claim" "$OUT/claim.txt" '^trace region=cma .*start_to_migrated_ms=[0-9]'
+has "a traced CMA-inside-a-DMB claim" "$OUT/claim.txt" '^trace region=cmadmb .*start_to_migrated_ms=[0-9]'
 for l in $(echo "$LEVELS" | tr ',' ' '); do
-	has "reuse at $l%" "$OUT/reuse.txt" "^reuse level=$l .*dmb_pct=[0-9.]+ .*cma_pct=[0-9.]+ .*carveout_pct=[0-9.]+"
+	has "reuse at $l%" "$OUT/reuse.txt" "^reuse level=$l .*dmb_pct=[0-9.]+ .*cma_pct=[0-9.]+ .*carveout_pct=[0-9.]+ .*cmadmb_pct=[0-9.]+"
 done
 for c in none movablecore=512M DMB-per-controller; do
 	for sh in N Y; do

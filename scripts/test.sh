@@ -106,6 +106,8 @@ est() {
 		echo "$(est kconfig) kconfig test host tests/host/kconfig.sh"
 		echo "$(est static-checks) static-checks test host tests/host/static.sh"
 		echo "$(est dt-bindings) dt-bindings test host tests/bindings/run.sh"
+		echo "$(est check-dts) check-dts test host tests/host/check-dts.sh"
+		echo "$(est adopt) adopt test host tests/host/adopt.sh"
 	fi
 	[ $bench = 0 ] || echo "$(est bench-small) bench-small test bench -"
 	# (load_scenario uses $f itself)

@@ -3,15 +3,20 @@
  * dmb_bench - claim latency of a DMB, a CMA region and a carve-out, side by
  * side in one boot, through the paths a driver uses
  *
- * The bench device's node references three regions of one size on one
- * DRAM controller (memory-region-names "dmb", "cma", "carveout"):
+ * The bench device's node references three or four regions of one size on
+ * one DRAM controller (memory-region-names "dmb", "cma", "carveout" and
+ * optionally "cmadmb"):
  *
  *  - dmb: a Designated Movable Block, claimed with dmb_alloc();
  *  - cma: a reusable shared-dma-pool, the device's own CMA area, claimed
  *    with dma_alloc_pages(), the DMA API's call for a buffer the driver
- *    maps itself.  CMA's cma_alloc() is not exported to modules;
+ *    maps itself;
  *  - carveout: a no-map region, memremap()ed and handed out with a
- *    genalloc pool, the way drivers use carve-outs.
+ *    genalloc pool, the way drivers use carve-outs;
+ *  - cmadmb (optional): a reusable shared-dma-pool inside a DMB, a CMA
+ *    area that keeps MIGRATE_MOVABLE behaviour, claimed with cma_alloc()
+ *    and zeroed in the timed claim as dma_alloc_pages() zeroes (the DMA
+ *    API gives a device one CMA area, and this device's is "cma").
  *
  * Every claim returns zeroed memory, as a driver must hand it out: the
  * DMA API and dmb_alloc() zero what they return, and the carve-out claim
@@ -46,6 +51,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cma.h>
 #include <linux/debugfs.h>
 #include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
@@ -63,12 +69,15 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-enum bench_region { BENCH_DMB, BENCH_CMA, BENCH_CARVEOUT, BENCH_REGIONS };
+enum bench_region {
+	BENCH_DMB, BENCH_CMA, BENCH_CARVEOUT, BENCH_CMADMB, BENCH_REGIONS
+};
 
 static const char *const region_names[BENCH_REGIONS] = {
 	[BENCH_DMB] = "dmb",
 	[BENCH_CMA] = "cma",
 	[BENCH_CARVEOUT] = "carveout",
+	[BENCH_CMADMB] = "cmadmb",
 };
 
 #define BENCH_COPY_BYTES	SZ_64M
@@ -97,6 +106,7 @@ struct bench_claim {
  * @size: size of each region
  * @carve: the carve-out, mapped
  * @pool: allocator of the carve-out
+ * @cmadmb: the CMA area of the pool inside a DMB, or NULL
  * @claims: outstanding claim per region
  * @result: what reading "claim" returns
  * @dir: debugfs directory
@@ -109,6 +119,7 @@ struct bench {
 	phys_addr_t size[BENCH_REGIONS];
 	void *carve;
 	struct gen_pool *pool;
+	struct cma *cmadmb;
 	struct bench_claim claims[BENCH_REGIONS];
 	char result[128];
 	struct dentry *dir;
@@ -184,6 +195,19 @@ static int bench_claim(struct bench *b, int r, size_t size)
 		/* what the other two do inside their claim */
 		bench_zero(b, r, c);
 		break;
+	case BENCH_CMADMB:
+		if (!b->cmadmb)
+			return -ENODEV;
+		/* as dma_alloc_pages() asks its CMA area, then zeroes */
+		c->page = cma_alloc(b->cmadmb, size >> PAGE_SHIFT,
+				    min(get_order(size), CONFIG_CMA_ALIGNMENT),
+				    true);
+		if (!c->page)
+			return -ENOMEM;
+		c->phys = page_to_phys(c->page);
+		c->size = size;
+		bench_zero(b, r, c);
+		break;
 	}
 	ns = ktime_get_ns() - t0;
 	c->size = size;
@@ -211,6 +235,10 @@ static int bench_release(struct bench *b, int r)
 		break;
 	case BENCH_CARVEOUT:
 		gen_pool_free(b->pool, c->phys, c->size);
+		break;
+	case BENCH_CMADMB:
+		if (!cma_release(b->cmadmb, c->page, c->size >> PAGE_SHIFT))
+			ret = -EINVAL;
 		break;
 	}
 	if (!ret)
@@ -327,7 +355,7 @@ static ssize_t claim_write(struct file *file, const char __user *ubuf,
 	n = sscanf(buf, "%15s %llu %7s", name, &size, mode);
 	r = region_parse(name);
 	if (n < 2 || r < 0 || (n == 3 && strcmp(mode, "zero"))) {
-		dev_warn_ratelimited(b->dev, "claim: expected \"<dmb|cma|carveout> <bytes> [zero]\", got \"%s\"\n",
+		dev_warn_ratelimited(b->dev, "claim: expected \"<dmb|cma|carveout|cmadmb> <bytes> [zero]\", got \"%s\"\n",
 				     strim(buf));
 		return -EINVAL;
 	}
@@ -608,6 +636,34 @@ static int bench_cma(struct bench *b, int idx)
 	return 0;
 }
 
+/*
+ * The optional "cmadmb" region: a reusable shared-dma-pool that the core
+ * nested in a DMB.  Its CMA area is the reserved-memory region's private
+ * data (rmem_cma_setup()); cma_alloc() on it isolates MIGRATE_MOVABLE.
+ */
+static int bench_cmadmb(struct bench *b, int idx)
+{
+	struct device_node *np;
+	struct reserved_mem *rmem;
+	struct cma *cma;
+
+	np = of_parse_phandle(b->dev->of_node, "memory-region", idx);
+	rmem = np && of_device_is_compatible(np, "shared-dma-pool") &&
+	       of_property_read_bool(np, "reusable") ?
+	       of_reserved_mem_lookup(np) : NULL;
+	of_node_put(np);
+	/* rmem_cma_setup() names the area after the node */
+	cma = rmem && rmem->ops ? rmem->priv : NULL;
+	if (!cma || strcmp(cma_get_name(cma), rmem->name))
+		return dev_err_probe(b->dev, -EINVAL,
+				     "cmadmb: memory-region %d is not a CMA pool\n",
+				     idx);
+	b->cmadmb = cma;
+	b->base[BENCH_CMADMB] = rmem->base;
+	b->size[BENCH_CMADMB] = rmem->size;
+	return 0;
+}
+
 static int bench_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
@@ -637,6 +693,12 @@ static int bench_probe(struct platform_device *pdev)
 		bench_cma(b, idx);
 	if (ret)
 		goto put;
+	idx = of_property_match_string(dev->of_node, "memory-region-names", "cmadmb");
+	if (idx >= 0) {
+		ret = bench_cmadmb(b, idx);
+		if (ret)
+			goto release;
+	}
 
 	b->dir = debugfs_create_dir("dmb_bench", NULL);
 	debugfs_create_file("regions", 0400, b->dir, b, &regions_fops);
@@ -645,11 +707,13 @@ static int bench_probe(struct platform_device *pdev)
 	debugfs_create_file("ballast", 0600, b->dir, b, &ballast_fops);
 	debugfs_create_file("copy", 0400, b->dir, b, &copy_fops);
 	platform_set_drvdata(pdev, b);
-	dev_info(dev, "dmb %pa+%pa, cma %pa+%pa, carveout %pa+%pa\n",
+	dev_info(dev, "dmb %pa+%pa, cma %pa+%pa, carveout %pa+%pa, cmadmb %pa+%pa\n",
 		 &b->base[0], &b->size[0], &b->base[1], &b->size[1],
-		 &b->base[2], &b->size[2]);
+		 &b->base[2], &b->size[2], &b->base[3], &b->size[3]);
 	return 0;
 
+release:
+	of_reserved_mem_device_release(dev);
 put:
 	dmb_handle_put(b->dmb);
 	return ret;

@@ -57,8 +57,9 @@
  * struct dmb_area - a block in use through this module
  * @node: in dmb_area_list
  * @dmb: the core's block
- * @dev: the device that took the last handle, with a reference (an
- *	orphan area prints through it after its driver is gone)
+ * @dev: the device that created the area, with a reference (an orphan
+ *	area prints through it after its driver is gone); fixed for the
+ *	area's life, so read without a lock
  * @name: short name (the block's device tree node or movablecore= item)
  * @base_pfn: first page frame of the block
  * @book: claimed pages, under @lock
@@ -68,7 +69,7 @@
  * @dying: the last handle went with nothing claimed and the area is being
  *	destroyed: a claim still in flight (debugfs) must not commit; under
  *	@lock
- * @kobj: /sys/kernel/dmb_alloc/<name>, owns the area's memory
+ * @kobj: /sys/kernel/mm/dmb_alloc/<name>, owns the area's memory
  * @debugfs: /sys/kernel/debug/dmb_alloc/<name>
  * @test_last_pfn: first page of the last run claimed through debugfs,
  *	under @lock
@@ -603,8 +604,10 @@ static ssize_t dmb_alloc_write(struct file *file, const char __user *ubuf,
 	struct page *page;
 	char buf[64];
 
-	if (len >= sizeof(buf) || copy_from_user(buf, ubuf, len))
+	if (len >= sizeof(buf))
 		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
 	buf[len] = '\0';
 	if (sscanf(buf, "%llu %llu", &size, &align) < 1)
 		return -EINVAL;
@@ -680,8 +683,10 @@ static ssize_t dmb_free_write(struct file *file, const char __user *ubuf,
 	char buf[64];
 	int ret;
 
-	if (len >= sizeof(buf) || copy_from_user(buf, ubuf, len))
+	if (len >= sizeof(buf))
 		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
 	buf[len] = '\0';
 
 	if (sysfs_streq(buf, "all")) {
@@ -782,10 +787,10 @@ static struct dmb_handle *dmb_handle_wrap(struct device *dev, struct dmb *dmb)
 	}
 	goto add;
 found:
-	if (area->dev != dev) {
-		put_device(area->dev);
-		area->dev = get_device(dev);
-	}
+	/*
+	 * area->dev stays the device that created the area (referenced):
+	 * it is read without dmb_area_lock, for messages only.
+	 */
 add:
 	area->handles++;
 	handle->area = area;
@@ -852,14 +857,22 @@ void dmb_handle_put(struct dmb_handle *handle)
 	if (last && !claimed)
 		area->dying = true;
 	spin_unlock(&area->lock);
-	if (last) {
-		if (claimed)
-			dev_warn(area->dev, "dmb_alloc: %s: last handle dropped with %lu pages claimed; they stay claimed\n",
-				 area->name, claimed);
-		else
-			dmb_area_destroy(area);
-	}
+	if (last && claimed)
+		dev_warn(area->dev, "dmb_alloc: %s: last handle dropped with %lu pages claimed; they stay claimed\n",
+			 area->name, claimed);
+	else if (last)
+		list_del(&area->node);	/* nobody finds it any more */
 	mutex_unlock(&dmb_area_lock);
+	/*
+	 * Outside the global lock: debugfs_remove() waits for a debugfs
+	 * claim in flight, which can take seconds, and every other block's
+	 * handles would wait with it.  Before dmb_put(): no other device can
+	 * take the block, and so make an area of the same name, meanwhile.
+	 */
+	if (last && !claimed) {
+		debugfs_remove(area->debugfs);
+		kobject_put(&area->kobj);
+	}
 	dmb_put(dmb);
 	kfree(handle);
 }
@@ -918,7 +931,7 @@ EXPORT_SYMBOL_GPL(dmb_handle_size);
 
 static int __init dmb_alloc_init(void)
 {
-	dmb_alloc_kobj = kobject_create_and_add("dmb_alloc", kernel_kobj);
+	dmb_alloc_kobj = kobject_create_and_add("dmb_alloc", mm_kobj);
 	if (!dmb_alloc_kobj)
 		return -ENOMEM;
 	dmb_alloc_debugfs = debugfs_create_dir("dmb_alloc", NULL);

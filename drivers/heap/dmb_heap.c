@@ -9,11 +9,12 @@
  * each block's own CMA area, a movable one, whose pages serve user memory
  * while no buffer holds them.
  *
- * A heap takes its block (dmb_take_cma()) when its first buffer is
- * allocated and returns it when its last buffer is freed: while a driver
- * holds the block, through dmb_get() or as its DMA pool, allocations fail
- * with -ENOMEM, as the CMA heap's do when its area is full; while a buffer
- * lives, the driver cannot take the block.
+ * Only blocks that no device tree node names in its memory-region get a
+ * heap: a device's block is that device's, and a heap user holding a
+ * buffer would keep the device from it.  A heap takes its block
+ * (dmb_take_cma()) when its first buffer is allocated and returns it when
+ * its last buffer is freed; allocations fail with -ENOMEM, as the CMA
+ * heap's do when its area is full, when the block cannot hold them.
  *
  * 6.12 has no dma_heap_remove(): once its heaps exist, the module cannot be
  * unloaded (it has no exit function).
@@ -31,6 +32,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/of.h>
 #include <linux/platform_device.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
@@ -48,7 +50,7 @@ struct dmb_heap {
 	struct dma_heap *heap;
 	struct dmb *dmb;
 	struct cma *cma;
-	struct mutex lock;
+	struct mutex lock;	/* @buffers, @cma, taking the block */
 	unsigned long buffers;
 };
 
@@ -58,7 +60,7 @@ static struct platform_device *dmb_heap_pdev;
 struct dmb_heap_buffer {
 	struct dmb_heap *heap;
 	struct list_head attachments;
-	struct mutex lock;
+	struct mutex lock;	/* @attachments, @vmap_cnt, @vaddr */
 	unsigned long len;
 	struct page *cma_pages;
 	struct page **pages;
@@ -358,10 +360,14 @@ static struct dma_buf *dmb_heap_allocate(struct dma_heap *heap,
 	if (align > CONFIG_CMA_ALIGNMENT)
 		align = CONFIG_CMA_ALIGNMENT;
 
+	/* never take the block for what cannot fit */
+	if (size > dmb_size(dmb_heap->dmb))
+		goto free_buffer;
 	cma = dmb_heap_get(dmb_heap);
 	if (!cma)
 		goto free_buffer;
-	cma_pages = cma_alloc(cma, pagecount, align, false);
+	/* a full block is the caller's -ENOMEM, not a log report */
+	cma_pages = cma_alloc(cma, pagecount, align, true);
 	if (!cma_pages)
 		goto put_heap;
 
@@ -419,6 +425,33 @@ static const struct dma_heap_ops dmb_heap_ops = {
 	.allocate = dmb_heap_allocate,
 };
 
+/* Does a device tree node name @dmb in its memory-region? */
+static bool __init dmb_heap_block_referenced(struct dmb *dmb)
+{
+	struct device_node *blk, *np;
+	bool found = false;
+	int i;
+
+	blk = of_find_node_by_path(dmb_name(dmb));
+	if (!blk)
+		return false;	/* a command-line block */
+	for_each_node_with_property(np, "memory-region") {
+		struct device_node *r;
+
+		for (i = 0; !found && (r = of_parse_phandle(np, "memory-region", i)); i++) {
+			found = r == blk;
+			of_node_put(r);
+		}
+		if (found) {
+			pr_info("%s: no heap: %pOF uses it\n", dmb_name(dmb), np);
+			of_node_put(np);
+			break;
+		}
+	}
+	of_node_put(blk);
+	return found;
+}
+
 static int __init dmb_heap_add(struct dmb *dmb)
 {
 	struct dma_heap_export_info exp_info;
@@ -426,7 +459,7 @@ static int __init dmb_heap_add(struct dmb *dmb)
 	const char *name;
 
 	/* a block holding a CMA pool is served by the pool */
-	if (!dmb_cma(dmb))
+	if (!dmb_cma(dmb) || dmb_heap_block_referenced(dmb))
 		return -ENODEV;
 	/* the block's CMA area is named after it: dmb@60000000 */
 	name = cma_get_name(dmb_cma(dmb));

@@ -19,18 +19,22 @@
  *
  * Lifetime.  A session belongs to the file that started it: STOP, the
  * last close of that file, or the unbinding of the device ends it.  A
- * session's buffers are never freed while userspace maps them: STOP
- * refuses (-EBUSY), close cannot happen (the mappings hold the file), and
- * unbinding first revokes the mappings (later accesses get SIGBUS).  The
- * session structure itself lives as long as a mapping refers to it.
- * After unbinding, every call on a file still open fails with -ENODEV.
+ * mapping never reaches a buffer that went back to the block: its pages
+ * are inserted at fault time under @lock, only while the session holds
+ * them; ending a session marks it released under @lock, then zaps every
+ * mapping of the file, then gives the buffers back (later accesses get
+ * SIGBUS).  STOP also refuses while a mapping is counted (-EBUSY), and
+ * close cannot happen while one exists (it holds the file).  The session
+ * structure itself lives as long as a mapping refers to it.  After
+ * unbinding, every call on a file still open fails with -ENODEV.
  *
  * Locking.  @op_lock serialises what starts, runs and ends sessions
  * (START, DECODE, STOP, close, unbind); it can be held for seconds while
  * claims migrate user data, so it is taken killably where a caller can
- * give up.  @lock is short: it guards the session pointer and the dead
- * flag for mmap(), which runs under the caller's mmap_lock and so must
- * never wait for a claim, and for INFO and BUF.  Order: op_lock, then lock.
+ * give up.  @lock is short: it guards the session pointer, its released
+ * flag and the dead flag for mmap() and page faults, which run under the
+ * caller's mmap_lock and so must never wait for a claim, and for INFO and
+ * BUF.  Order: op_lock, then lock; mmap_lock, then lock.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -74,7 +78,7 @@ struct vdec_buf {
  * struct vdec_session - buffers claimed by one file
  * @ref: held by the decoder while the session runs and by every mapping
  * @owner: the file that started it
- * @released: the buffers went back to the block (mappings were revoked)
+ * @released: the session ended: faults get SIGBUS (set under vdec->lock)
  * @maps: live mappings of the buffers
  * @claim_ns: time the claims took
  * @count: buffers (all claimed once the session is published)
@@ -162,13 +166,20 @@ static void vdec_session_end(struct vdec *vdec)
 	mutex_lock(&vdec->lock);
 	s = vdec->session;
 	vdec->session = NULL;
+	/* from now on a fault gets SIGBUS (vdec_fault() checks under lock) */
+	if (s)
+		s->released = true;
 	mutex_unlock(&vdec->lock);
 	if (!s)
 		return;
-	if (atomic_read(&s->maps))
-		unmap_mapping_range(s->owner->f_mapping, 0, 0, 1);
+	/*
+	 * Pages are inserted at fault time only, under the lock: whatever
+	 * was inserted before is zapped here, nothing is inserted after.
+	 * Always: a mapping may be linked to the file after mmap() counted
+	 * it, or counted after STOP looked.
+	 */
+	unmap_mapping_range(s->owner->f_mapping, 0, 0, 1);
 	vdec_release_bufs(vdec, s, s->count);
-	s->released = true;
 	kref_put(&s->ref, vdec_session_free);
 }
 
@@ -508,9 +519,41 @@ static void vdec_vma_close(struct vm_area_struct *vma)
 	kref_put(&s->ref, vdec_session_free);
 }
 
+/*
+ * Insert the page at fault time, under the short lock, and only while the
+ * session holds its buffers: a mapping can never reach a page that went
+ * back to the block.
+ */
+static vm_fault_t vdec_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct vdec_session *s = vma->vm_private_data;
+	struct vdec *vdec = vma->vm_file->private_data;
+	u64 off = (u64)vmf->pgoff << PAGE_SHIFT;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+	unsigned int i;
+
+	mutex_lock(&vdec->lock);
+	if (s->released || vdec->dead)
+		goto out;
+	for (i = 0; i < s->count; i++) {
+		const struct vdec_buf *b = &s->bufs[i];
+
+		if (off < b->offset || off >= b->offset + b->size)
+			continue;
+		ret = vmf_insert_pfn(vma, vmf->address, page_to_pfn(b->page) +
+				     ((off - b->offset) >> PAGE_SHIFT));
+		break;
+	}
+out:
+	mutex_unlock(&vdec->lock);
+	return ret;
+}
+
 static const struct vm_operations_struct vdec_vm_ops = {
 	.open = vdec_vma_open,
 	.close = vdec_vma_close,
+	.fault = vdec_fault,
 };
 
 /*
@@ -528,8 +571,12 @@ static int vdec_mmap(struct file *file, struct vm_area_struct *vma)
 	unsigned int i;
 	int ret = -EINVAL;
 
-	/* a private mapping would copy frames on write, the device never sees */
-	if (!(vma->vm_flags & VM_SHARED))
+	/*
+	 * A private mapping would copy frames on write, the device never
+	 * sees.  VM_MAYSHARE: a shared mapping of a file opened read-only
+	 * has no VM_SHARED.
+	 */
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 	mutex_lock(&vdec->lock);
 	s = vdec->session;
@@ -543,15 +590,13 @@ static int vdec_mmap(struct file *file, struct vm_area_struct *vma)
 		b = &s->bufs[i];
 		if (off < b->offset || off + len > b->offset + b->size)
 			continue;
-		ret = remap_pfn_range(vma, vma->vm_start,
-				      page_to_pfn(b->page) +
-				      ((off - b->offset) >> PAGE_SHIFT),
-				      len, vma->vm_page_prot);
-		if (!ret) {
-			vma->vm_private_data = s;
-			vma->vm_ops = &vdec_vm_ops;
-			vdec_vma_open(vma);
-		}
+		/* pages come at fault time (vdec_fault()) */
+		vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND |
+			     VM_DONTDUMP);
+		vma->vm_private_data = s;
+		vma->vm_ops = &vdec_vm_ops;
+		vdec_vma_open(vma);
+		ret = 0;
 		break;
 	}
 out:

@@ -28,27 +28,17 @@ clean() {
 	fi
 }
 
-rm -rf "$S" "$OUT"
-mkdir -p "$S/validation-only" "$OUT"
-(cd "$TOP/bindings" && find . -name '*.yaml' ! -path './validation-only/*') |
-while read -r f; do
-	mkdir -p "$S/$(dirname "$f")"
-	cp "$TOP/bindings/$f" "$S/$f"
-done
-# Stand-ins for what dt-schema 2022.08 lacks, at the $id bindings expect.
-mkdir -p "$S/reserved-memory"
-cp "$TOP/bindings/validation-only/reserved-memory.yaml" "$S/reserved-memory/"
-cp "$TOP/bindings/validation-only/memory-region.yaml" "$S/validation-only/"
+rm -rf "$OUT"
+mkdir -p "$OUT"
+# The staging and processing that make check-dts uses too
+if ! sh "$TOP/scripts/dt-schemas.sh" "$S" "$OUT/schemas.json" 2> "$OUT/mk-schema.err"; then
+	ko "dt-mk-schema"
+	head -10 "$OUT/mk-schema.err" | sed 's/^/      /'
+fi
 
 for f in $(cd "$S" && find . -name '*.yaml' | sort); do
 	clean "dt-doc-validate ${f#./}" "$(dt-doc-validate -u "$S" "$S/$f" 2>&1)"
 done
-
-if ! dt-mk-schema -j "$S" > "$OUT/schemas.json" 2> "$OUT/mk-schema.err" ||
-   [ -s "$OUT/mk-schema.err" ]; then
-	ko "dt-mk-schema"
-	head -10 "$OUT/mk-schema.err" | sed 's/^/      /'
-fi
 
 validate() {	# validate <dtb>: prints the validator's complaints
 	dt-validate -s "$OUT/schemas.json" "$1" 2>&1

@@ -45,8 +45,10 @@
 					 * watermarks outside CMA */
 #define STALL_CHUNKS	4		/* region full: chunks that missed it */
 
-enum { R_DMB, R_CMA, R_CARVEOUT, NR_REGIONS };
-static const char *const rname[NR_REGIONS] = { "dmb", "cma", "carveout" };
+enum { R_DMB, R_CMA, R_CARVEOUT, R_CMADMB, NR_REGIONS };
+static const char *const rname[NR_REGIONS] = {
+	"dmb", "cma", "carveout", "cmadmb"
+};
 
 static struct {
 	uint64_t base, size;	/* bytes */
@@ -324,7 +326,7 @@ static long fill(int r, int occ, uint64_t *pfns)
 		 * DMB mean it is full.  CMA is used or not as its free share
 		 * swings: only memory says when to stop.
 		 */
-		if (r == R_DMB)
+		if (r == R_DMB || r == R_CMADMB)
 			stalled = in ? 0 : stalled + 1;
 	}
 	if (r == R_CMA) {
@@ -549,7 +551,7 @@ static void part_claim(int argc, char **argv)
 	int64_t sizes[8], occs[8];
 	int ns, no, r, s, o;
 	unsigned long long cb, cns, zb, zns;
-	uint64_t *pfns;
+	uint64_t *pfns, most;
 	char buf[128];
 
 	ns = parse_list(sizes_s, sizes, 8);
@@ -571,18 +573,22 @@ static void part_claim(int argc, char **argv)
 	       cb / 1048576.0 / (cns / 1e9), zb / 1048576.0 / (zns / 1e9));
 	t_result(1, "memory speed measured");
 
-	pfns = calloc(reg[R_CMA].size > reg[R_DMB].size ? reg[R_CMA].size / page_size() :
-		      reg[R_DMB].size / page_size(), sizeof(*pfns));
+	for (r = 0, most = 0; r < NR_REGIONS; r++)
+		if (reg[r].size > most)
+			most = reg[r].size;
+	pfns = calloc(most / page_size(), sizeof(*pfns));
 	if (!pfns)
 		t_bail("out of memory");
 	for (s = 0; s < ns; s++) {
 		claim_cell(R_CARVEOUT, sizes[s], 0, reps, pfns);
 		for (o = 0; o < no; o++)
-			for (r = R_DMB; r <= R_CMA; r++)
-				claim_cell(r, sizes[s], occs[o], reps, pfns);
+			for (r = 0; r < NR_REGIONS; r++)
+				if (r != R_CARVEOUT && reg[r].size)
+					claim_cell(r, sizes[s], occs[o], reps, pfns);
 	}
-	for (r = R_DMB; r <= R_CMA; r++)
-		trace_claim(r, sizes[ns - 1], pfns, cb / 1048576.0 / (cns / 1e9));
+	for (r = 0; r < NR_REGIONS; r++)
+		if (r != R_CARVEOUT && reg[r].size)
+			trace_claim(r, sizes[ns - 1], pfns, cb / 1048576.0 / (cns / 1e9));
 	chunks_free_all();
 	t_result(lost == 0, "user data intact across all claims (%ld pages changed)", lost);
 	free(pfns);
@@ -638,7 +644,11 @@ static void part_reuse(int argc, char **argv)
 			;
 		chunks_count(per);
 		for (r = 0; r < NR_REGIONS; r++) {
-			long lru = region_lru_pages(r);
+			long lru;
+
+			if (!reg[r].size)
+				continue;
+			lru = region_lru_pages(r);
 
 			/* user pages of any owner, and the workload's own */
 			len += snprintf(shares + len, sizeof(shares) - len,

@@ -9,7 +9,8 @@
  * zeroes, that the user data moved out intact, and that the memory serves
  * user pages again once freed.
  *
- * usage: dmaalloc --via=heap:<heap>|dma:<device> --block=<dmb node name>
+ * usage: dmaalloc --via=heap:<heap>|dma:<device>
+ *                 --block=<dmb node name>|range:<base>+<size>
  *                 [--size=<bytes>|whole] [--anon=256M] [--mlock=32M]
  *                 [--tmpfs=64M] [--test=alloc|errors] [--importer=<device>]
  *                 [expectations]
@@ -242,8 +243,17 @@ int main(int argc, char **argv)
 	t_init("dmaalloc");
 	if (!via || !block)
 		t_bail("usage: dmaalloc --via=heap:<heap>|dma:<device> --block=<dmb> ...");
-	if (load_module("dma_client") || load_module("dmb_heap"))
-		t_bail("cannot load dma_client and dmb_heap");
+	/* dmb_heap refuses to load without a block to serve */
+	if (load_module("dma_client") ||
+	    (!strncmp(via, "heap:", 5) && load_module("dmb_heap")))
+		t_bail("cannot load dma_client%s", strncmp(via, "heap:", 5) ? "" : " and dmb_heap");
+	if (!strncmp(block, "range:", 6)) {
+		/* a pool that is not in a block: its own range */
+		char *plus;
+
+		base = strtoull(block + 6, &plus, 0);
+		bsize = *plus == '+' ? (uint64_t)parse_size(plus + 1) : 0;
+	}
 	n = read_dmbs(d, MAX_DMBS);
 	for (i = 0; i < n; i++) {
 		const char *s = strrchr(d[i].name, '/');

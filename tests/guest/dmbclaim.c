@@ -382,7 +382,12 @@ int main(int argc, char **argv)
 		int64_t want = o_fill ? parse_size(o_fill) : 600 << 20;
 
 		if (!strcmp(test, "enomem"))	/* leave ~192M free */
-			want = (meminfo_kb("MemAvailable") << 10) - (192 << 20);
+			/*
+			 * MemFree, not MemAvailable: the initramfs's page
+			 * cache counts as available but cannot be reclaimed,
+			 * and the OOM killer would step in.
+			 */
+			want = (meminfo_kb("MemFree") << 10) - (192 << 20);
 		if (want <= 0 || fill(&l, want))
 			t_bail("cannot fill %lld bytes", (long long)want);
 		metric_set("user_before", pages_in(&l, &b0));
@@ -604,7 +609,7 @@ int main(int argc, char **argv)
 		unsigned int i;
 
 		for (i = 0; i < sizeof(ctr) / sizeof(ctr[0]); i++) {
-			snprintf(path, sizeof(path), "/sys/kernel/dmb_alloc/%s/%s",
+			snprintf(path, sizeof(path), "/sys/kernel/mm/dmb_alloc/%s/%s",
 				 n, ctr[i]);
 			snprintf(name, sizeof(name), "sysfs.%s", ctr[i]);
 			metric_set(name, file_read_str(path, buf, sizeof(buf)) ? -1 :

@@ -254,8 +254,8 @@ int main(int argc, char **argv)
 			int f1, f2;
 			ssize_t n1, n2;
 
-			snprintf(p1, sizeof(p1), "/sys/kernel/dmb_alloc/%s/pages_claimed", blk[k]);
-			snprintf(p2, sizeof(p2), "/sys/kernel/dmb_alloc/%s/pages_released", blk[k]);
+			snprintf(p1, sizeof(p1), "/sys/kernel/mm/dmb_alloc/%s/pages_claimed", blk[k]);
+			snprintf(p2, sizeof(p2), "/sys/kernel/mm/dmb_alloc/%s/pages_released", blk[k]);
 			f1 = open(p1, O_RDONLY);
 			f2 = open(p2, O_RDONLY);
 			n1 = f1 < 0 ? -1 : read(f1, b1, sizeof(b1) - 1);

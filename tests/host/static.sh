@@ -39,7 +39,7 @@ for f in $srcs; do
 	fi
 done
 
-for f in mm/dmb.c include/linux/dmb.h; do
+for f in mm/dmb.c mm/dmb_rules.h include/linux/dmb.h; do
 	[ -f "$KSRC/$f" ] || continue
 	if out=$(cd "$KSRC" && ./scripts/kernel-doc -none -Wall "$f" 2>&1) && [ -z "$out" ]; then
 		ok "kernel-doc -Wall $f"
