@@ -72,7 +72,11 @@ $(B)/guest/dmabuf-heap: $(B)/.series-stamp
 	$(CROSS)gcc -static -O2 -I$(B)/linux/tools/testing/selftests -o $@ \
 		$(B)/linux/tools/testing/selftests/dmabuf-heaps/dmabuf-heap.c
 
-$(B)/initramfs/base.list: $(GUEST_BINS) $(KSELFTEST_BINS) Makefile
+# Debian's arm64 v4l2-compliance and v4l2-ctl with their libraries
+$(B)/v4l-utils/initramfs.list: scripts/v4l-utils.sh
+	@sh scripts/v4l-utils.sh
+
+$(B)/initramfs/base.list: $(GUEST_BINS) $(KSELFTEST_BINS) $(B)/v4l-utils/initramfs.list Makefile
 	@mkdir -p $(B)/initramfs
 	@{ echo "dir /dev 0755 0 0"; \
 	   echo "nod /dev/console 0600 0 0 c 5 1"; \
@@ -80,6 +84,7 @@ $(B)/initramfs/base.list: $(GUEST_BINS) $(KSELFTEST_BINS) Makefile
 	   echo "file /init $(TOP)/$(B)/guest/init 0755 0 0"; \
 	   for p in $(filter-out init,$(GUEST_PROGS)) $(notdir $(KSELFTESTS)); do \
 		echo "file /bin/$$p $(TOP)/$(B)/guest/$$p 0755 0 0"; done; \
+	   cat $(B)/v4l-utils/initramfs.list; \
 	} > $@
 
 $(B)/initramfs/base.cpio: $(B)/initramfs/base.list $(B)/gen_init_cpio

@@ -1,0 +1,936 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dmb_v4l2dec - a sample V4L2 stateful decoder whose buffers come from a
+ * Designated Movable Block
+ *
+ * Based on drivers/media/test-drivers/vim2m.c (the mem2mem skeleton: a
+ * v4l2_m2m context per file handle, queue setup, device lifetime through
+ * the v4l2_device release) and drivers/media/test-drivers/vicodec/ (the
+ * stateful decoder interface: FWHT on the OUTPUT queue, source change and
+ * EOS events, VIDIOC_DECODER_CMD) of Linux 6.12.
+ *
+ * What it shows: the path a real decoder driver takes with a DMB.  The
+ * platform device's memory-region is a designated-movable-block, probe
+ * calls of_reserved_mem_device_init(), and both queues use
+ * vb2_dma_contig_memops: VIDIOC_REQBUFS and VIDIOC_CREATE_BUFS allocate
+ * from the block through the DMA API (the block's own CMA area), with no
+ * DMB-specific code in the buffer path.  The memory is claimed when the
+ * buffers are allocated and goes back to user pages when they are freed.
+ *
+ * The decode is emulated.  The OUTPUT queue takes FWHT (the kernel's test
+ * codec) frames: a frame that starts with an FWHT header gives its coded
+ * size (a new size raises V4L2_EVENT_SOURCE_CHANGE) and payload; the
+ * payload is not decoded.  Every OUTPUT buffer yields one NV12 CAPTURE
+ * frame holding a checkable pattern (struct dmb_v4l2dec_frame below): a
+ * header with the sequence number and a checksum of the payload, then
+ * words derived from both.
+ *
+ * /sys/kernel/debug/dmb_v4l2dec/<device>/buffers (root only) lists every
+ * allocated buffer of every open context, one per line:
+ *   <context> <out|cap> <index> <dma address> <bytes>
+ * so that tests can check that each lies inside the DMB on the right DRAM
+ * controller (DMA addresses are physical addresses on the QEMU board).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/dma-mapping.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/of.h>
+#include <linux/of_reserved_mem.h>
+#include <linux/platform_device.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include <media/v4l2-ctrls.h>
+#include <media/v4l2-device.h>
+#include <media/v4l2-event.h>
+#include <media/v4l2-ioctl.h>
+#include <media/v4l2-mem2mem.h>
+#include <media/videobuf2-dma-contig.h>
+
+#define DEC_NAME	"dmb_v4l2dec"
+#define DEC_MIN_W	64
+#define DEC_MIN_H	64
+#define DEC_MAX_W	1920
+#define DEC_MAX_H	1088
+#define DEC_DEF_W	640
+#define DEC_DEF_H	480
+/* NV12 needs even sizes; 16 keeps lines aligned like real decoders */
+#define DEC_ALIGN_LOG2	4
+
+/* The FWHT frame header (drivers/media/test-drivers/vicodec/codec-fwht.h) */
+#define FWHT_MAGIC1	0x4f4f4f4f
+#define FWHT_MAGIC2	0xffffffff
+
+struct fwht_hdr {
+	u32 magic1;
+	u32 magic2;
+	__be32 version;
+	__be32 width, height;
+	__be32 flags;
+	__be32 colorspace;
+	__be32 xfer_func;
+	__be32 ycbcr_enc;
+	__be32 quantization;
+	__be32 size;
+};
+
+/**
+ * struct dmb_v4l2dec_frame - the head of every decoded (CAPTURE) frame
+ * @magic:	DMB_V4L2DEC_MAGIC
+ * @sequence:	the CAPTURE buffer's sequence number
+ * @sum:	FNV-1a checksum of the OUTPUT payload it was "decoded" from
+ * @bytes:	payload bytes
+ *
+ * Word i of the frame (i >= 4, counted in 32-bit words from the start of
+ * the buffer) is (i * 2654435761) ^ (sequence * 0x9e3779b9) ^ sum.
+ */
+struct dmb_v4l2dec_frame {
+	u32 magic;
+	u32 sequence;
+	u32 sum;
+	u32 bytes;
+};
+
+#define DMB_V4L2DEC_MAGIC	0x44424d44	/* "DMBD" */
+
+/**
+ * struct dmb_v4l2dec - one decoder instance (one DT node)
+ * @v4l2_dev:	its V4L2 device; the last reference frees the instance
+ * @vfd:	the /dev/videoN node
+ * @m2m_dev:	the mem2mem scheduler
+ * @dev:	the platform device, the DMA device of every buffer
+ * @lock:	serialises the ioctls of all contexts (the queues' lock),
+ *		and guards @ctxs
+ * @ctxs:	the open contexts, for the debugfs report
+ * @dir:	its debugfs directory
+ * @next_id:	the number of the next context
+ * @rmem:	its memory-region is its DMA pool
+ */
+struct dmb_v4l2dec {
+	struct v4l2_device v4l2_dev;
+	struct video_device vfd;
+	struct v4l2_m2m_dev *m2m_dev;
+	struct device *dev;
+	struct mutex lock;		/* the queues of all contexts, @ctxs */
+	struct list_head ctxs;
+	struct dentry *dir;
+	unsigned int next_id;
+	bool rmem;
+};
+
+/**
+ * struct dmb_v4l2dec_ctx - one open file handle: one decoding session
+ * @fh:		its V4L2 file handle (holds the m2m context)
+ * @dec:	the decoder
+ * @node:	in @dec->ctxs
+ * @hdl:	its controls
+ * @id:		its number in the debugfs report
+ * @out:	the OUTPUT (FWHT) format
+ * @cap:	the CAPTURE (NV12) format
+ * @out_seq:	sequence number of the next OUTPUT buffer
+ * @cap_seq:	sequence number of the next CAPTURE buffer
+ * @src_change:	a source change was signalled: no decoding until the
+ *		CAPTURE queue is set up again
+ */
+struct dmb_v4l2dec_ctx {
+	struct v4l2_fh fh;
+	struct dmb_v4l2dec *dec;
+	struct list_head node;
+	struct v4l2_ctrl_handler hdl;
+	unsigned int id;
+	struct v4l2_pix_format out;
+	struct v4l2_pix_format cap;
+	u32 out_seq;
+	u32 cap_seq;
+	bool src_change;
+};
+
+static struct dentry *dmb_v4l2dec_root;
+
+static struct dmb_v4l2dec_ctx *file2ctx(struct file *file)
+{
+	return container_of(file->private_data, struct dmb_v4l2dec_ctx, fh);
+}
+
+/* ---- formats ---------------------------------------------------------- */
+
+static void dmb_v4l2dec_size(u32 *w, u32 *h)
+{
+	v4l_bound_align_image(w, DEC_MIN_W, DEC_MAX_W, DEC_ALIGN_LOG2,
+			      h, DEC_MIN_H, DEC_MAX_H, DEC_ALIGN_LOG2, 0);
+}
+
+/* Fill in an OUTPUT (coded) format: width and height are the coded size */
+static void dmb_v4l2dec_fill_out(struct v4l2_pix_format *pix)
+{
+	dmb_v4l2dec_size(&pix->width, &pix->height);
+	pix->pixelformat = V4L2_PIX_FMT_FWHT;
+	pix->field = V4L2_FIELD_NONE;
+	pix->bytesperline = 0;
+	/* room for one frame: the header and an uncompressed picture */
+	pix->sizeimage = sizeof(struct fwht_hdr) + pix->width * pix->height * 3 / 2;
+	if (pix->colorspace == V4L2_COLORSPACE_DEFAULT)
+		pix->colorspace = V4L2_COLORSPACE_REC709;
+	pix->flags = 0;
+}
+
+/* The CAPTURE (decoded) format follows the OUTPUT one */
+static void dmb_v4l2dec_fill_cap(const struct v4l2_pix_format *out,
+				 struct v4l2_pix_format *pix)
+{
+	pix->width = out->width;
+	pix->height = out->height;
+	pix->pixelformat = V4L2_PIX_FMT_NV12;
+	pix->field = V4L2_FIELD_NONE;
+	pix->bytesperline = out->width;
+	pix->sizeimage = out->width * out->height * 3 / 2;
+	pix->colorspace = out->colorspace;
+	pix->xfer_func = out->xfer_func;
+	pix->ycbcr_enc = out->ycbcr_enc;
+	pix->quantization = out->quantization;
+	pix->flags = 0;
+}
+
+static int dmb_v4l2dec_querycap(struct file *file, void *priv,
+				struct v4l2_capability *cap)
+{
+	struct dmb_v4l2dec *dec = video_drvdata(file);
+
+	strscpy(cap->driver, DEC_NAME, sizeof(cap->driver));
+	strscpy(cap->card, dec->vfd.name, sizeof(cap->card));
+	snprintf(cap->bus_info, sizeof(cap->bus_info), "platform:%s",
+		 dev_name(dec->dev));
+	return 0;
+}
+
+static int dmb_v4l2dec_enum_fmt_cap(struct file *file, void *priv,
+				    struct v4l2_fmtdesc *f)
+{
+	if (f->index)
+		return -EINVAL;
+	f->pixelformat = V4L2_PIX_FMT_NV12;
+	return 0;
+}
+
+static int dmb_v4l2dec_enum_fmt_out(struct file *file, void *priv,
+				    struct v4l2_fmtdesc *f)
+{
+	if (f->index)
+		return -EINVAL;
+	f->pixelformat = V4L2_PIX_FMT_FWHT;
+	f->flags = V4L2_FMT_FLAG_DYN_RESOLUTION;
+	return 0;
+}
+
+static int dmb_v4l2dec_enum_framesizes(struct file *file, void *priv,
+				       struct v4l2_frmsizeenum *fsize)
+{
+	if (fsize->index || (fsize->pixel_format != V4L2_PIX_FMT_FWHT &&
+			     fsize->pixel_format != V4L2_PIX_FMT_NV12))
+		return -EINVAL;
+	fsize->type = V4L2_FRMSIZE_TYPE_STEPWISE;
+	fsize->stepwise.min_width = DEC_MIN_W;
+	fsize->stepwise.max_width = DEC_MAX_W;
+	fsize->stepwise.step_width = 1 << DEC_ALIGN_LOG2;
+	fsize->stepwise.min_height = DEC_MIN_H;
+	fsize->stepwise.max_height = DEC_MAX_H;
+	fsize->stepwise.step_height = 1 << DEC_ALIGN_LOG2;
+	return 0;
+}
+
+static int dmb_v4l2dec_g_fmt_cap(struct file *file, void *priv,
+				 struct v4l2_format *f)
+{
+	f->fmt.pix = file2ctx(file)->cap;
+	return 0;
+}
+
+static int dmb_v4l2dec_g_fmt_out(struct file *file, void *priv,
+				 struct v4l2_format *f)
+{
+	f->fmt.pix = file2ctx(file)->out;
+	return 0;
+}
+
+/* A decoder's CAPTURE format comes from the stream: TRY/S_FMT return it */
+static int dmb_v4l2dec_try_fmt_cap(struct file *file, void *priv,
+				   struct v4l2_format *f)
+{
+	dmb_v4l2dec_fill_cap(&file2ctx(file)->out, &f->fmt.pix);
+	return 0;
+}
+
+static int dmb_v4l2dec_try_fmt_out(struct file *file, void *priv,
+				   struct v4l2_format *f)
+{
+	dmb_v4l2dec_fill_out(&f->fmt.pix);
+	return 0;
+}
+
+static int dmb_v4l2dec_s_fmt_cap(struct file *file, void *priv,
+				 struct v4l2_format *f)
+{
+	struct dmb_v4l2dec_ctx *ctx = file2ctx(file);
+	struct vb2_queue *vq;
+
+	vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, f->type);
+	if (vb2_is_busy(vq))
+		return -EBUSY;
+	dmb_v4l2dec_fill_cap(&ctx->out, &f->fmt.pix);
+	ctx->cap = f->fmt.pix;
+	return 0;
+}
+
+static int dmb_v4l2dec_s_fmt_out(struct file *file, void *priv,
+				 struct v4l2_format *f)
+{
+	struct dmb_v4l2dec_ctx *ctx = file2ctx(file);
+	struct vb2_queue *vq;
+
+	vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, f->type);
+	if (vb2_is_busy(vq))
+		return -EBUSY;
+	dmb_v4l2dec_fill_out(&f->fmt.pix);
+	ctx->out = f->fmt.pix;
+	/* the decoded size follows the coded one until the stream says */
+	vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, V4L2_BUF_TYPE_VIDEO_CAPTURE);
+	if (!vb2_is_busy(vq))
+		dmb_v4l2dec_fill_cap(&ctx->out, &ctx->cap);
+	return 0;
+}
+
+static int dmb_v4l2dec_g_selection(struct file *file, void *priv,
+				   struct v4l2_selection *s)
+{
+	struct dmb_v4l2dec_ctx *ctx = file2ctx(file);
+
+	if (s->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
+		return -EINVAL;
+	switch (s->target) {
+	case V4L2_SEL_TGT_COMPOSE:
+	case V4L2_SEL_TGT_COMPOSE_DEFAULT:
+	case V4L2_SEL_TGT_COMPOSE_BOUNDS:
+	case V4L2_SEL_TGT_COMPOSE_PADDED:
+		s->r.left = 0;
+		s->r.top = 0;
+		s->r.width = ctx->cap.width;
+		s->r.height = ctx->cap.height;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int dmb_v4l2dec_subscribe_event(struct v4l2_fh *fh,
+				       const struct v4l2_event_subscription *sub)
+{
+	switch (sub->type) {
+	case V4L2_EVENT_SOURCE_CHANGE:
+		return v4l2_src_change_event_subscribe(fh, sub);
+	case V4L2_EVENT_EOS:
+		return v4l2_event_subscribe(fh, sub, 0, NULL);
+	default:
+		return v4l2_ctrl_subscribe_event(fh, sub);
+	}
+}
+
+static const struct v4l2_ioctl_ops dmb_v4l2dec_ioctl_ops = {
+	.vidioc_querycap		= dmb_v4l2dec_querycap,
+
+	.vidioc_enum_fmt_vid_cap	= dmb_v4l2dec_enum_fmt_cap,
+	.vidioc_g_fmt_vid_cap		= dmb_v4l2dec_g_fmt_cap,
+	.vidioc_try_fmt_vid_cap		= dmb_v4l2dec_try_fmt_cap,
+	.vidioc_s_fmt_vid_cap		= dmb_v4l2dec_s_fmt_cap,
+
+	.vidioc_enum_fmt_vid_out	= dmb_v4l2dec_enum_fmt_out,
+	.vidioc_g_fmt_vid_out		= dmb_v4l2dec_g_fmt_out,
+	.vidioc_try_fmt_vid_out		= dmb_v4l2dec_try_fmt_out,
+	.vidioc_s_fmt_vid_out		= dmb_v4l2dec_s_fmt_out,
+
+	.vidioc_enum_framesizes		= dmb_v4l2dec_enum_framesizes,
+	.vidioc_g_selection		= dmb_v4l2dec_g_selection,
+
+	.vidioc_reqbufs			= v4l2_m2m_ioctl_reqbufs,
+	.vidioc_querybuf		= v4l2_m2m_ioctl_querybuf,
+	.vidioc_qbuf			= v4l2_m2m_ioctl_qbuf,
+	.vidioc_dqbuf			= v4l2_m2m_ioctl_dqbuf,
+	.vidioc_prepare_buf		= v4l2_m2m_ioctl_prepare_buf,
+	.vidioc_create_bufs		= v4l2_m2m_ioctl_create_bufs,
+	.vidioc_expbuf			= v4l2_m2m_ioctl_expbuf,
+	.vidioc_streamon		= v4l2_m2m_ioctl_streamon,
+	.vidioc_streamoff		= v4l2_m2m_ioctl_streamoff,
+
+	.vidioc_try_decoder_cmd		= v4l2_m2m_ioctl_try_decoder_cmd,
+	.vidioc_decoder_cmd		= v4l2_m2m_ioctl_decoder_cmd,
+
+	.vidioc_subscribe_event		= dmb_v4l2dec_subscribe_event,
+	.vidioc_unsubscribe_event	= v4l2_event_unsubscribe,
+};
+
+/* ---- the emulated decode ----------------------------------------------- */
+
+static u32 dmb_v4l2dec_sum(const u8 *p, size_t len)
+{
+	u32 h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+static const struct v4l2_event dmb_v4l2dec_eos = { .type = V4L2_EVENT_EOS };
+
+static void dmb_v4l2dec_source_change(struct dmb_v4l2dec_ctx *ctx)
+{
+	static const struct v4l2_event ev = {
+		.type = V4L2_EVENT_SOURCE_CHANGE,
+		.u.src_change.changes = V4L2_EVENT_SRC_CH_RESOLUTION,
+	};
+
+	ctx->src_change = true;
+	/* G_FMT on CAPTURE now says what the stream needs */
+	dmb_v4l2dec_fill_cap(&ctx->out, &ctx->cap);
+	v4l2_event_queue_fh(&ctx->fh, &ev);
+}
+
+/*
+ * Read the FWHT header of an OUTPUT buffer, if it has one: the coded size
+ * and where the payload is.  Anything else is all payload.
+ */
+static void dmb_v4l2dec_parse(struct vb2_v4l2_buffer *src, const u8 *p,
+			      size_t *off, size_t *len, u32 *w, u32 *h)
+{
+	size_t used = vb2_get_plane_payload(&src->vb2_buf, 0);
+	const struct fwht_hdr *hdr = (const void *)p;
+
+	*off = 0;
+	*len = used;
+	*w = 0;
+	*h = 0;
+	if (used < sizeof(*hdr) || hdr->magic1 != FWHT_MAGIC1 ||
+	    hdr->magic2 != FWHT_MAGIC2)
+		return;
+	*off = sizeof(*hdr);
+	*len = min_t(size_t, be32_to_cpu(hdr->size), used - sizeof(*hdr));
+	*w = be32_to_cpu(hdr->width);
+	*h = be32_to_cpu(hdr->height);
+}
+
+static void dmb_v4l2dec_device_run(void *priv)
+{
+	struct dmb_v4l2dec_ctx *ctx = priv;
+	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
+	struct vb2_v4l2_buffer *src, *dst;
+	struct dmb_v4l2dec_frame *frame;
+	size_t off, len, words, i;
+	u32 w, h, sum, mix, *out;
+	const u8 *in;
+
+	src = v4l2_m2m_next_src_buf(m2m_ctx);
+	dst = v4l2_m2m_next_dst_buf(m2m_ctx);
+	in = vb2_plane_vaddr(&src->vb2_buf, 0);
+	out = vb2_plane_vaddr(&dst->vb2_buf, 0);
+	if (WARN_ON_ONCE(!in || !out))
+		goto error;
+
+	dmb_v4l2dec_parse(src, in, &off, &len, &w, &h);
+	if (w && h && (w != ctx->cap.width || h != ctx->cap.height)) {
+		u32 nw = w, nh = h;
+
+		dmb_v4l2dec_size(&nw, &nh);
+		if (nw == w && nh == h) {
+			/* a new size: the client sets up CAPTURE again */
+			ctx->out.width = w;
+			ctx->out.height = h;
+			dmb_v4l2dec_fill_out(&ctx->out);
+			dmb_v4l2dec_source_change(ctx);
+			v4l2_m2m_job_finish(ctx->dec->m2m_dev, m2m_ctx);
+			return;
+		}
+		dev_dbg(ctx->dec->dev, "frame of %ux%u ignored\n", w, h);
+		goto error;
+	}
+
+	if (vb2_plane_size(&dst->vb2_buf, 0) < ctx->cap.sizeimage) {
+		/* CAPTURE restarted without new buffers after a size change */
+		v4l2_m2m_dst_buf_remove(m2m_ctx);
+		v4l2_m2m_buf_done(dst, VB2_BUF_STATE_ERROR);
+		goto error;
+	}
+	v4l2_m2m_src_buf_remove(m2m_ctx);
+	v4l2_m2m_dst_buf_remove(m2m_ctx);
+	sum = dmb_v4l2dec_sum(in + off, len);
+	dst->sequence = ctx->cap_seq++;
+	mix = dst->sequence * 0x9e3779b9u ^ sum;
+	frame = (void *)out;
+	frame->magic = DMB_V4L2DEC_MAGIC;
+	frame->sequence = dst->sequence;
+	frame->sum = sum;
+	frame->bytes = len;
+	words = ctx->cap.sizeimage / sizeof(u32);
+	for (i = sizeof(*frame) / sizeof(u32); i < words; i++)
+		out[i] = (u32)(i * 2654435761u) ^ mix;
+	vb2_set_plane_payload(&dst->vb2_buf, 0, ctx->cap.sizeimage);
+	dst->field = V4L2_FIELD_NONE;
+	v4l2_m2m_buf_copy_metadata(src, dst, true);
+
+	if (v4l2_m2m_is_last_draining_src_buf(m2m_ctx, src)) {
+		v4l2_m2m_buf_done(src, VB2_BUF_STATE_DONE);
+		v4l2_m2m_last_buffer_done(m2m_ctx, dst);
+		v4l2_event_queue_fh(&ctx->fh, &dmb_v4l2dec_eos);
+	} else {
+		v4l2_m2m_buf_done(src, VB2_BUF_STATE_DONE);
+		v4l2_m2m_buf_done(dst, VB2_BUF_STATE_DONE);
+	}
+	v4l2_m2m_job_finish(ctx->dec->m2m_dev, m2m_ctx);
+	return;
+
+error:
+	src = v4l2_m2m_src_buf_remove(m2m_ctx);
+	v4l2_m2m_buf_done(src, VB2_BUF_STATE_ERROR);
+	v4l2_m2m_job_finish(ctx->dec->m2m_dev, m2m_ctx);
+}
+
+static int dmb_v4l2dec_job_ready(void *priv)
+{
+	struct dmb_v4l2dec_ctx *ctx = priv;
+
+	return !ctx->src_change && !v4l2_m2m_has_stopped(ctx->fh.m2m_ctx);
+}
+
+static const struct v4l2_m2m_ops dmb_v4l2dec_m2m_ops = {
+	.device_run	= dmb_v4l2dec_device_run,
+	.job_ready	= dmb_v4l2dec_job_ready,
+};
+
+/* ---- queues ------------------------------------------------------------- */
+
+static int dmb_v4l2dec_queue_setup(struct vb2_queue *vq,
+				   unsigned int *nbuffers,
+				   unsigned int *nplanes, unsigned int sizes[],
+				   struct device *alloc_devs[])
+{
+	struct dmb_v4l2dec_ctx *ctx = vb2_get_drv_priv(vq);
+	unsigned int size = V4L2_TYPE_IS_OUTPUT(vq->type) ?
+			    ctx->out.sizeimage : ctx->cap.sizeimage;
+
+	if (*nplanes)
+		return *nplanes != 1 || sizes[0] < size ? -EINVAL : 0;
+	*nplanes = 1;
+	sizes[0] = size;
+	return 0;
+}
+
+static int dmb_v4l2dec_buf_out_validate(struct vb2_buffer *vb)
+{
+	struct vb2_v4l2_buffer *vbuf = to_vb2_v4l2_buffer(vb);
+
+	if (vbuf->field == V4L2_FIELD_ANY)
+		vbuf->field = V4L2_FIELD_NONE;
+	return vbuf->field == V4L2_FIELD_NONE ? 0 : -EINVAL;
+}
+
+static int dmb_v4l2dec_buf_prepare(struct vb2_buffer *vb)
+{
+	struct dmb_v4l2dec_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
+
+	if (V4L2_TYPE_IS_OUTPUT(vb->type)) {
+		if (vb2_plane_size(vb, 0) < ctx->out.sizeimage)
+			return -EINVAL;
+		return 0;
+	}
+	if (vb2_plane_size(vb, 0) < ctx->cap.sizeimage)
+		return -EINVAL;
+	/* empty until decoded into (an empty LAST buffer ends a drain) */
+	vb2_set_plane_payload(vb, 0, 0);
+	return 0;
+}
+
+static void dmb_v4l2dec_buf_queue(struct vb2_buffer *vb)
+{
+	struct dmb_v4l2dec_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
+	struct vb2_v4l2_buffer *vbuf = to_vb2_v4l2_buffer(vb);
+	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
+
+	if (V4L2_TYPE_IS_OUTPUT(vb->type)) {
+		vbuf->sequence = ctx->out_seq++;
+		/*
+		 * The first frame of a stream is where a decoder learns the
+		 * picture size: with no CAPTURE queue yet, say so.
+		 */
+		if (!vb2_is_streaming(v4l2_m2m_get_dst_vq(m2m_ctx)) &&
+		    !ctx->src_change)
+			dmb_v4l2dec_source_change(ctx);
+		v4l2_m2m_buf_queue(m2m_ctx, vbuf);
+		return;
+	}
+	/* after V4L2_DEC_CMD_STOP with nothing left to decode */
+	if (vb2_is_streaming(vb->vb2_queue) &&
+	    v4l2_m2m_dst_buf_is_last(m2m_ctx)) {
+		vb2_set_plane_payload(vb, 0, 0);
+		vbuf->field = V4L2_FIELD_NONE;
+		vbuf->sequence = ctx->cap_seq++;
+		v4l2_m2m_last_buffer_done(m2m_ctx, vbuf);
+		v4l2_event_queue_fh(&ctx->fh, &dmb_v4l2dec_eos);
+		return;
+	}
+	v4l2_m2m_buf_queue(m2m_ctx, vbuf);
+}
+
+static int dmb_v4l2dec_start_streaming(struct vb2_queue *q, unsigned int count)
+{
+	struct dmb_v4l2dec_ctx *ctx = vb2_get_drv_priv(q);
+
+	v4l2_m2m_update_start_streaming_state(ctx->fh.m2m_ctx, q);
+	/* the client has set CAPTURE up for the new size */
+	if (!V4L2_TYPE_IS_OUTPUT(q->type))
+		ctx->src_change = false;
+	return 0;
+}
+
+static void dmb_v4l2dec_stop_streaming(struct vb2_queue *q)
+{
+	struct dmb_v4l2dec_ctx *ctx = vb2_get_drv_priv(q);
+	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
+	struct vb2_v4l2_buffer *vbuf;
+
+	for (;;) {
+		vbuf = V4L2_TYPE_IS_OUTPUT(q->type) ?
+		       v4l2_m2m_src_buf_remove(m2m_ctx) :
+		       v4l2_m2m_dst_buf_remove(m2m_ctx);
+		if (!vbuf)
+			break;
+		v4l2_m2m_buf_done(vbuf, VB2_BUF_STATE_ERROR);
+	}
+	v4l2_m2m_update_stop_streaming_state(m2m_ctx, q);
+	/*
+	 * Sequence numbers restart with the stream (not in start_streaming:
+	 * buffers queued before STREAMON are numbered before it is called).
+	 */
+	if (V4L2_TYPE_IS_OUTPUT(q->type))
+		ctx->out_seq = 0;
+	else
+		ctx->cap_seq = 0;
+	if (V4L2_TYPE_IS_OUTPUT(q->type)) {
+		/* a new stream starts with its first frame's size */
+		ctx->src_change = false;
+		if (v4l2_m2m_has_stopped(m2m_ctx))
+			v4l2_event_queue_fh(&ctx->fh, &dmb_v4l2dec_eos);
+	}
+}
+
+static const struct vb2_ops dmb_v4l2dec_qops = {
+	.queue_setup		= dmb_v4l2dec_queue_setup,
+	.buf_out_validate	= dmb_v4l2dec_buf_out_validate,
+	.buf_prepare		= dmb_v4l2dec_buf_prepare,
+	.buf_queue		= dmb_v4l2dec_buf_queue,
+	.start_streaming	= dmb_v4l2dec_start_streaming,
+	.stop_streaming		= dmb_v4l2dec_stop_streaming,
+	.wait_prepare		= vb2_ops_wait_prepare,
+	.wait_finish		= vb2_ops_wait_finish,
+};
+
+/*
+ * Both queues allocate with vb2_dma_contig_memops on the platform device:
+ * dma_alloc_attrs() from its memory-region, the DMB.  Nothing here knows
+ * about DMBs.
+ */
+static int dmb_v4l2dec_queue_init(void *priv, struct vb2_queue *src_vq,
+				  struct vb2_queue *dst_vq)
+{
+	struct dmb_v4l2dec_ctx *ctx = priv;
+	struct vb2_queue *qs[] = { src_vq, dst_vq };
+	unsigned int i;
+	int ret;
+
+	src_vq->type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	dst_vq->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	for (i = 0; i < ARRAY_SIZE(qs); i++) {
+		qs[i]->io_modes = VB2_MMAP | VB2_DMABUF;
+		qs[i]->drv_priv = ctx;
+		qs[i]->buf_struct_size = sizeof(struct v4l2_m2m_buffer);
+		qs[i]->ops = &dmb_v4l2dec_qops;
+		qs[i]->mem_ops = &vb2_dma_contig_memops;
+		qs[i]->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_COPY;
+		qs[i]->lock = &ctx->dec->lock;
+		qs[i]->dev = ctx->dec->dev;
+		ret = vb2_queue_init(qs[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- file operations ---------------------------------------------------- */
+
+static int dmb_v4l2dec_open(struct file *file)
+{
+	struct dmb_v4l2dec *dec = video_drvdata(file);
+	struct dmb_v4l2dec_ctx *ctx;
+	int ret;
+
+	if (mutex_lock_interruptible(&dec->lock))
+		return -ERESTARTSYS;
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
+	ctx->dec = dec;
+	v4l2_fh_init(&ctx->fh, video_devdata(file));
+	file->private_data = &ctx->fh;
+
+	v4l2_ctrl_handler_init(&ctx->hdl, 1);
+	/* one decoded frame is enough: nothing is kept for reference */
+	v4l2_ctrl_new_std(&ctx->hdl, NULL, V4L2_CID_MIN_BUFFERS_FOR_CAPTURE,
+			  1, 1, 1, 1);
+	if (ctx->hdl.error) {
+		ret = ctx->hdl.error;
+		goto free_hdl;
+	}
+	ctx->fh.ctrl_handler = &ctx->hdl;
+
+	ctx->out.width = DEC_DEF_W;
+	ctx->out.height = DEC_DEF_H;
+	dmb_v4l2dec_fill_out(&ctx->out);
+	dmb_v4l2dec_fill_cap(&ctx->out, &ctx->cap);
+
+	ctx->fh.m2m_ctx = v4l2_m2m_ctx_init(dec->m2m_dev, ctx,
+					    dmb_v4l2dec_queue_init);
+	if (IS_ERR(ctx->fh.m2m_ctx)) {
+		ret = PTR_ERR(ctx->fh.m2m_ctx);
+		goto free_hdl;
+	}
+	v4l2_fh_add(&ctx->fh);
+	ctx->id = dec->next_id++;
+	list_add_tail(&ctx->node, &dec->ctxs);
+	mutex_unlock(&dec->lock);
+	return 0;
+
+free_hdl:
+	v4l2_ctrl_handler_free(&ctx->hdl);
+	v4l2_fh_exit(&ctx->fh);
+	kfree(ctx);
+unlock:
+	mutex_unlock(&dec->lock);
+	return ret;
+}
+
+static int dmb_v4l2dec_release(struct file *file)
+{
+	struct dmb_v4l2dec *dec = video_drvdata(file);
+	struct dmb_v4l2dec_ctx *ctx = file2ctx(file);
+
+	mutex_lock(&dec->lock);
+	list_del(&ctx->node);
+	/* frees the buffers: the memory goes back to user pages */
+	v4l2_m2m_ctx_release(ctx->fh.m2m_ctx);
+	mutex_unlock(&dec->lock);
+	v4l2_fh_del(&ctx->fh);
+	v4l2_fh_exit(&ctx->fh);
+	v4l2_ctrl_handler_free(&ctx->hdl);
+	kfree(ctx);
+	return 0;
+}
+
+static const struct v4l2_file_operations dmb_v4l2dec_fops = {
+	.owner		= THIS_MODULE,
+	.open		= dmb_v4l2dec_open,
+	.release	= dmb_v4l2dec_release,
+	.poll		= v4l2_m2m_fop_poll,
+	.unlocked_ioctl	= video_ioctl2,
+	.mmap		= v4l2_m2m_fop_mmap,
+};
+
+/* ---- debugfs: where the buffers are -------------------------------------- */
+
+static void dmb_v4l2dec_show_queue(struct seq_file *m,
+				   struct dmb_v4l2dec_ctx *ctx,
+				   struct vb2_queue *q, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < vb2_get_num_buffers(q); i++) {
+		struct vb2_buffer *vb = vb2_get_buffer(q, i);
+		dma_addr_t dma;
+
+		if (!vb || q->memory != VB2_MEMORY_MMAP)
+			continue;
+		dma = vb2_dma_contig_plane_dma_addr(vb, 0);
+		seq_printf(m, "%u %s %u %pad %lu\n", ctx->id, name, vb->index,
+			   &dma, vb2_plane_size(vb, 0));
+	}
+}
+
+static int dmb_v4l2dec_buffers_show(struct seq_file *m, void *v)
+{
+	struct dmb_v4l2dec *dec = m->private;
+	struct dmb_v4l2dec_ctx *ctx;
+
+	mutex_lock(&dec->lock);
+	list_for_each_entry(ctx, &dec->ctxs, node) {
+		dmb_v4l2dec_show_queue(m, ctx, v4l2_m2m_get_src_vq(ctx->fh.m2m_ctx), "out");
+		dmb_v4l2dec_show_queue(m, ctx, v4l2_m2m_get_dst_vq(ctx->fh.m2m_ctx), "cap");
+	}
+	mutex_unlock(&dec->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(dmb_v4l2dec_buffers);
+
+/* ---- probe and remove --------------------------------------------------- */
+
+/* The last reference is gone: no file is open, no buffer is left */
+static void dmb_v4l2dec_v4l2_release(struct v4l2_device *v4l2_dev)
+{
+	struct dmb_v4l2dec *dec = container_of(v4l2_dev, struct dmb_v4l2dec,
+					       v4l2_dev);
+
+	v4l2_m2m_release(dec->m2m_dev);
+	if (dec->rmem)
+		of_reserved_mem_device_release(dec->dev);
+	put_device(dec->dev);
+	mutex_destroy(&dec->lock);
+	kfree(dec);
+}
+
+static int dmb_v4l2dec_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct dmb_v4l2dec *dec;
+	const char *label;
+	int ret;
+
+	ret = dma_coerce_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ret;
+
+	/* freed by the v4l2_device release: files may outlive the driver */
+	dec = kzalloc(sizeof(*dec), GFP_KERNEL);
+	if (!dec)
+		return -ENOMEM;
+	dec->dev = get_device(dev);
+	mutex_init(&dec->lock);
+	INIT_LIST_HEAD(&dec->ctxs);
+
+	/* the usual pattern: the memory-region is the device's DMA pool */
+	ret = of_reserved_mem_device_init(dev);
+	if (ret && ret != -ENODEV) {
+		dev_err_probe(dev, ret, "memory-region\n");
+		goto free_dec;
+	}
+	dec->rmem = !ret;
+
+	ret = v4l2_device_register(dev, &dec->v4l2_dev);
+	if (ret)
+		goto release_rmem;
+	dec->v4l2_dev.release = dmb_v4l2dec_v4l2_release;
+
+	dec->m2m_dev = v4l2_m2m_init(&dmb_v4l2dec_m2m_ops);
+	if (IS_ERR(dec->m2m_dev)) {
+		ret = PTR_ERR(dec->m2m_dev);
+		v4l2_err(&dec->v4l2_dev, "cannot init mem2mem: %d\n", ret);
+		/* the release would free what is not set up yet */
+		dec->v4l2_dev.release = NULL;
+		v4l2_device_unregister(&dec->v4l2_dev);
+		goto release_rmem;
+	}
+
+	if (of_property_read_string(dev->of_node, "label", &label))
+		label = dev_name(dev);
+	snprintf(dec->vfd.name, sizeof(dec->vfd.name), "%s %s", DEC_NAME, label);
+	dec->vfd.fops = &dmb_v4l2dec_fops;
+	dec->vfd.ioctl_ops = &dmb_v4l2dec_ioctl_ops;
+	dec->vfd.release = video_device_release_empty;
+	dec->vfd.lock = &dec->lock;
+	dec->vfd.v4l2_dev = &dec->v4l2_dev;
+	dec->vfd.vfl_dir = VFL_DIR_M2M;
+	dec->vfd.device_caps = V4L2_CAP_VIDEO_M2M | V4L2_CAP_STREAMING;
+	video_set_drvdata(&dec->vfd, dec);
+	platform_set_drvdata(pdev, dec);
+
+	ret = video_register_device(&dec->vfd, VFL_TYPE_VIDEO, -1);
+	if (ret) {
+		v4l2_err(&dec->v4l2_dev, "cannot register video device: %d\n", ret);
+		/* drops the last reference: the release undoes the rest */
+		v4l2_device_unregister(&dec->v4l2_dev);
+		v4l2_device_put(&dec->v4l2_dev);
+		return ret;
+	}
+
+	dec->dir = debugfs_create_dir(dev_name(dev), dmb_v4l2dec_root);
+	debugfs_create_file("buffers", 0400, dec->dir, dec,
+			    &dmb_v4l2dec_buffers_fops);
+	dev_info(dev, "%s: /dev/%s, buffers from %s\n", label,
+		 video_device_node_name(&dec->vfd),
+		 dec->rmem ? "its memory-region" : "the default DMA pool");
+	return 0;
+
+release_rmem:
+	if (dec->rmem)
+		of_reserved_mem_device_release(dev);
+free_dec:
+	put_device(dev);
+	mutex_destroy(&dec->lock);
+	kfree(dec);
+	return ret;
+}
+
+/*
+ * Unbind, also while a file is open and streaming: the node goes away,
+ * ioctls on open files fail with ENODEV, and the instance (with its
+ * buffers and its hold on the memory-region) lives until the last file
+ * is closed.
+ */
+static void dmb_v4l2dec_remove(struct platform_device *pdev)
+{
+	struct dmb_v4l2dec *dec = platform_get_drvdata(pdev);
+
+	debugfs_remove(dec->dir);
+	v4l2_info(&dec->v4l2_dev, "removing %s\n",
+		  video_device_node_name(&dec->vfd));
+	video_unregister_device(&dec->vfd);
+	v4l2_device_unregister(&dec->v4l2_dev);
+	v4l2_device_put(&dec->v4l2_dev);
+}
+
+static const struct of_device_id dmb_v4l2dec_of_match[] = {
+	{ .compatible = "dmb-test,v4l2-decoder" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, dmb_v4l2dec_of_match);
+
+static struct platform_driver dmb_v4l2dec_driver = {
+	.probe		= dmb_v4l2dec_probe,
+	.remove_new	= dmb_v4l2dec_remove,
+	.driver		= {
+		.name		= DEC_NAME,
+		.of_match_table	= dmb_v4l2dec_of_match,
+	},
+};
+
+static int __init dmb_v4l2dec_init(void)
+{
+	int ret;
+
+	dmb_v4l2dec_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	ret = platform_driver_register(&dmb_v4l2dec_driver);
+	if (ret)
+		debugfs_remove(dmb_v4l2dec_root);
+	return ret;
+}
+module_init(dmb_v4l2dec_init);
+
+static void __exit dmb_v4l2dec_exit(void)
+{
+	platform_driver_unregister(&dmb_v4l2dec_driver);
+	debugfs_remove(dmb_v4l2dec_root);
+}
+module_exit(dmb_v4l2dec_exit);
+
+MODULE_DESCRIPTION("Sample V4L2 mem2mem decoder with buffers from a Designated Movable Block");
+MODULE_LICENSE("GPL");

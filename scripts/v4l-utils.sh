@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Debian's arm64 v4l-utils (v4l2-compliance, v4l2-ctl) for the guest:
+# download the packages with apt-get from Debian's archive, unpack them
+# under build/v4l-utils/root and write build/v4l-utils/initramfs.list, the
+# gen_init_cpio lines that put the two programs, the shared libraries
+# they need (followed through DT_NEEDED) and the dynamic loader into the
+# initramfs.
+#
+# The suite is trixie (Debian 13, whose kernel is 6.12): bookworm's
+# v4l-utils 1.22 predates the 6.12 uAPI (VIDIOC_CREATE_BUFS fills
+# max_num_buffers, once reserved; formats were renamed) and its
+# v4l2-compliance fails any 6.12 driver on those.  apt-get runs with a
+# private configuration under build/v4l-utils/apt (its own sources list,
+# package lists and cache, architecture arm64): the host's apt and dpkg
+# state are not touched, and nothing is installed.
+#
+# usage: v4l-utils.sh   (the Makefile runs it for build/initramfs/base.list)
+set -eu
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+OUT=$TOP/build/v4l-utils
+ROOT=$OUT/root
+LIST=$OUT/initramfs.list
+APT=$OUT/apt
+SUITE=${V4L_UTILS_SUITE:-trixie}
+MIRROR=${V4L_UTILS_MIRROR:-http://deb.debian.org/debian}
+PROGS="v4l2-compliance v4l2-ctl"
+# v4l-utils and the libraries its two programs load (apt-cache depends
+# v4l-utils, less libudev1 and libv4l2rds0t64, which they do not need)
+PKGS="v4l-utils libv4l-0t64 libv4lconvert0t64 libjpeg62-turbo libstdc++6 libgcc-s1 libc6"
+READELF=aarch64-linux-gnu-readelf
+
+die() { echo "v4l-utils: error: $*" >&2; exit 1; }
+
+[ -f "$LIST" ] && [ "$LIST" -nt "$0" ] && exit 0
+
+rm -rf "$APT" "$OUT/debs" "$ROOT"
+mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial" "$OUT/debs" "$ROOT"
+echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $SUITE main" \
+	> "$APT/sources.list"
+set -- -o Dir::Etc::SourceList="$APT/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+	-o Dir::State::Lists="$APT/lists" -o Dir::Cache="$APT/cache" \
+	-o Dir::State::status=/dev/null \
+	-o APT::Architecture=arm64 -o APT::Architectures::=arm64
+echo "v4l-utils: apt-get update ($SUITE, arm64, private lists)"
+apt-get "$@" update -qq >/dev/null || die "apt-get update of $SUITE failed"
+echo "v4l-utils: downloading $PKGS"
+# shellcheck disable=SC2086
+(cd "$OUT/debs" && apt-get "$@" download -qq $PKGS) 2>&1 |
+	grep -v 'unsandboxed' >&2 || true
+for p in $PKGS; do
+	ls "$OUT/debs/${p}"_*_arm64.deb >/dev/null 2>&1 ||
+		die "apt-get download $p ($SUITE, arm64) failed"
+done
+for deb in "$OUT/debs"/*.deb; do
+	dpkg-deb -x "$deb" "$ROOT"
+done
+
+# Where the guest's loader looks (Debian's multiarch directories)
+LIBDIRS="lib/aarch64-linux-gnu usr/lib/aarch64-linux-gnu"
+find_lib() {
+	for d in $LIBDIRS; do
+		[ -e "$ROOT/$d/$1" ] && { echo "$d/$1"; return 0; }
+	done
+	return 1
+}
+
+tmp=$LIST.tmp
+: > "$tmp.files"
+todo=
+for p in $PROGS; do
+	[ -x "$ROOT/usr/bin/$p" ] || die "$p is not in v4l-utils"
+	echo "file /bin/$p $ROOT/usr/bin/$p 0755 0 0" >> "$tmp.files"
+	todo="$todo $ROOT/usr/bin/$p"
+done
+seen=" "
+while [ -n "$todo" ]; do
+	next=
+	for f in $todo; do
+		for lib in $($READELF -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+			case $seen in *" $lib "*) continue ;; esac
+			seen="$seen$lib "
+			path=$(find_lib "$lib") || die "no $lib for $(basename "$f")"
+			echo "file /$path $(readlink -f "$ROOT/$path") 0755 0 0" >> "$tmp.files"
+			next="$next $(readlink -f "$ROOT/$path")"
+		done
+	done
+	todo=$next
+done
+ld=$(find_lib ld-linux-aarch64.so.1) || die "no dynamic loader in libc6"
+
+{
+	echo "# v4l-utils $(dpkg-deb -f "$OUT/debs"/v4l-utils_*_arm64.deb Version) (Debian $SUITE arm64), scripts/v4l-utils.sh"
+	for d in /lib /lib/aarch64-linux-gnu /usr /usr/lib /usr/lib/aarch64-linux-gnu; do
+		echo "dir $d 0755 0 0"
+	done
+	echo "file /lib/ld-linux-aarch64.so.1 $(readlink -f "$ROOT/$ld") 0755 0 0"
+	sort -u "$tmp.files"
+} > "$tmp"
+rm -f "$tmp.files"
+mv "$tmp" "$LIST"
+echo "v4l-utils: $(grep -c '^file' "$LIST") files for the initramfs"

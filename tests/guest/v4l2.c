@@ -1,0 +1,651 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * v4l2: the sample V4L2 decoder (drivers/v4l2dec) under real clients,
+ * Debian's v4l2-compliance and v4l2-ctl (scripts/v4l-utils.sh packs them).
+ * The decoder is found by its card name, "dmb_v4l2dec <label>", in
+ * /sys/class/video4linux/video<N>/name.
+ *
+ * usage: v4l2 --test=compliance --label=<label> [--args="-s"] [expectations]
+ *   runs v4l2-compliance -d /dev/videoN <args>; its output is kept as
+ *   diagnostics.  Metrics: tests, succeeded, failed, warnings (its
+ *   "Total for ..." line), totals (1 if seen), exit.
+ *
+ * usage: v4l2 --test=stream --label=<label> --block=<dmb node name>
+ *             [--frames=60] [--width=640] [--height=480] [--anon=256M]
+ *             [--mlock=32M] [--tmpfs=64M] [expectations]
+ *   fills memory with checksummed user data (anonymous, mlocked, tmpfs),
+ *   writes an FWHT stream of --frames frames to tmpfs and decodes it with
+ *   v4l2-ctl --stream-out-mmap --stream-mmap, watching where the decoder's
+ *   buffers are (/sys/kernel/debug/dmb_v4l2dec/<dev>/buffers) while it
+ *   streams.  Metrics: user_before (user pages in the block), exit,
+ *   frames (decoded frames written by v4l2-ctl), bad_frames (frames whose
+ *   pattern, sequence or checksum of the FWHT payload is wrong), bufs_out,
+ *   bufs_cap (buffers seen), outside (buffers not inside the block),
+ *   ctrl_ok (1: all on the block's controller), user_in_buffer (user
+ *   pages where buffers were, while streaming), corrupt (user pages
+ *   damaged), left (buffers still listed after v4l2-ctl exits), reuse
+ *   (user pages where the buffers were, in the first 64 MiB of new user
+ *   data that has any, trying up to 768 MiB), reuse_block (pages of that
+ *   last 64 MiB in the block).
+ *
+ * usage: v4l2 --test=unbind --label=<label> [expectations]
+ *   a second opener, bad ioctls, and unbinding the driver under a file
+ *   that streams: Metrics: second_open (0 or -errno), bad_type,
+ *   bad_index, bad_memory (VIDIOC_REQBUFS/QUERYBUF errors, -errno),
+ *   bad_size (S_FMT of a huge size: 0 when clamped, 1 when not),
+ *   streaming (1: both queues on), second_streaming (1: the second
+ *   file streams too), bufs (buffers the
+ *   report listed), after_unbind (QUERYCAP on the open file, -errno),
+ *   dqbuf_after (-errno), closed (0: close() worked), left (buffers
+ *   listed after the close; the report is gone: -ENOENT), rebound (1: the
+ *   node is back after bind), reopen (0 or -errno of a REQBUFS there).
+ */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/videodev2.h>
+
+#include "guest.h"
+
+#define MAX_BUFS	128
+#define FRAME_MAGIC	0x44424d44	/* "DMBD", drivers/v4l2dec */
+
+/* ---- the decoder --------------------------------------------------------- */
+
+/* /dev/videoN and the platform device name of the decoder labelled label */
+static int find_decoder(const char *label, char *node, size_t nlen,
+			char *pdev, size_t plen)
+{
+	char want[64], path[300], name[128], link[300];
+	struct dirent *de;
+	DIR *d;
+	ssize_t n;
+
+	snprintf(want, sizeof(want), "dmb_v4l2dec %s", label);
+	d = opendir("/sys/class/video4linux");
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "video", 5))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/video4linux/%s/name", de->d_name);
+		if (file_read_str(path, name, sizeof(name)))
+			continue;
+		name[strcspn(name, "\n")] = '\0';
+		if (strcmp(name, want))
+			continue;
+		snprintf(node, nlen, "/dev/%s", de->d_name);
+		snprintf(path, sizeof(path), "/sys/class/video4linux/%s/device", de->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n < 0)
+			break;
+		link[n] = '\0';
+		snprintf(pdev, plen, "%s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
+		closedir(d);
+		return 0;
+	}
+	closedir(d);
+	return -ENOENT;
+}
+
+/*
+ * Run argv with its output kept as diagnostics; line_cb sees each line.
+ * With tick, the output goes to a file and tick runs every 2 ms until
+ * the program exits: the caller watches the system meanwhile.
+ */
+static int run(char **av, void (*line_cb)(const char *), void (*tick)(void))
+{
+	static const char *log = "/tmp/v4l2-tool.log";
+	char line[1024];
+	int fds[2], status;
+	pid_t pid;
+	FILE *p;
+
+	if (tick) {
+		fds[1] = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		fds[0] = -1;
+		if (fds[1] < 0)
+			t_bail("%s: %s", log, strerror(errno));
+	} else if (pipe(fds)) {
+		t_bail("pipe: %s", strerror(errno));
+	}
+	pid = fork();
+	if (pid < 0)
+		t_bail("fork: %s", strerror(errno));
+	if (!pid) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		if (fds[0] >= 0)
+			close(fds[0]);
+		close(fds[1]);
+		execv(av[0], av);
+		fprintf(stderr, "cannot run %s: %s\n", av[0], strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	if (tick) {
+		while (waitpid(pid, &status, WNOHANG) == 0) {
+			tick();
+			usleep(2000);
+		}
+		tick();
+		p = fopen(log, "r");
+	} else {
+		p = fdopen(fds[0], "r");
+	}
+	if (!p)
+		t_bail("cannot read the output of %s: %s", av[0], strerror(errno));
+	while (fgets(line, sizeof(line), p)) {
+		line[strcspn(line, "\n")] = '\0';
+		t_diag("%s", line);
+		if (line_cb)
+			line_cb(line);
+	}
+	fclose(p);
+	if (tick)
+		unlink(log);
+	else if (waitpid(pid, &status, 0) != pid)
+		t_bail("waitpid: %s", strerror(errno));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* ---- compliance ---------------------------------------------------------- */
+
+static int c_tests, c_ok, c_failed, c_warn, c_totals;
+
+static void compliance_line(const char *line)
+{
+	const char *t = strstr(line, "Total for ");
+
+	if (t && (t = strchr(t, ':')) &&
+	    sscanf(t, ": %d, Succeeded: %d, Failed: %d, Warnings: %d",
+		   &c_tests, &c_ok, &c_failed, &c_warn) == 4) {
+		c_totals = 1;
+		t_report("%s", line);
+	}
+}
+
+static int compliance(const char *node, const char *args)
+{
+	char buf[256], *av[32], *a, *save;
+	int ac = 0, ret;
+
+	av[ac++] = "/bin/v4l2-compliance";
+	av[ac++] = "-d";
+	av[ac++] = (char *)node;
+	snprintf(buf, sizeof(buf), "%s", args ? args : "");
+	for (a = strtok_r(buf, " ", &save); a && ac < 31; a = strtok_r(NULL, " ", &save))
+		av[ac++] = a;
+	av[ac] = NULL;
+	ret = run(av, compliance_line, NULL);
+	metric_set("tests", c_tests);
+	metric_set("succeeded", c_ok);
+	metric_set("failed", c_failed);
+	metric_set("warnings", c_warn);
+	metric_set("totals", c_totals);
+	return ret;
+}
+
+/* ---- user data ----------------------------------------------------------- */
+
+struct region {
+	char *p;
+	size_t len;
+	uint32_t salt;
+};
+
+static uint32_t word(uint32_t salt, size_t i)
+{
+	return (uint32_t)(i * 2654435761u) ^ salt;
+}
+
+static int region_fill(struct region *r, size_t len, uint32_t salt, int fd)
+{
+	size_t i;
+
+	r->len = len;
+	r->salt = salt;
+	if (fd >= 0 && ftruncate(fd, len))
+		return -1;
+	r->p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		    fd >= 0 ? MAP_SHARED : MAP_PRIVATE | MAP_ANONYMOUS, fd, 0);
+	if (r->p == MAP_FAILED)
+		return -1;
+	for (i = 0; i < len / 4; i += 64)
+		((uint32_t *)r->p)[i] = word(salt, i);
+	return 0;
+}
+
+static size_t region_bad(const struct region *r)
+{
+	size_t i, bad = 0, last = (size_t)-1;
+	long ps = page_size();
+
+	for (i = 0; i < r->len / 4; i += 64)
+		if (((uint32_t *)r->p)[i] != word(r->salt, i) && i * 4 / ps != last) {
+			last = i * 4 / ps;
+			bad++;
+		}
+	return bad;
+}
+
+/* ---- buffers seen in the decoder's report -------------------------------- */
+
+struct dbuf {
+	char q[4];
+	uint64_t dma, len;
+};
+
+static struct dbuf bufs[MAX_BUFS];
+static int n_bufs;
+static char report[256];
+static struct region regions[4];
+static size_t user_in_buffer;
+
+static int read_report(struct dbuf *b, int max)
+{
+	char line[256];
+	int n = 0;
+	FILE *f = fopen(report, "r");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f) && n < max) {
+		unsigned long long dma, len;
+		unsigned int ctx, idx;
+		char q[8];
+
+		if (sscanf(line, "%u %7s %u %llx %llu", &ctx, q, &idx, &dma, &len) != 5)
+			continue;
+		snprintf(b[n].q, sizeof(b[n].q), "%s", q);
+		b[n].dma = dma;
+		b[n].len = len;
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static size_t pages_in_bufs(const struct region *r)
+{
+	size_t i, n = 0;
+	long ps = page_size();
+	int j;
+
+	for (i = 0; i < r->len; i += ps) {
+		uint64_t pa = virt_to_pfn(r->p + i) * ps;
+
+		for (j = 0; j < n_bufs; j++)
+			if (pa >= bufs[j].dma && pa < bufs[j].dma + bufs[j].len) {
+				n++;
+				break;
+			}
+	}
+	return n;
+}
+
+/* While v4l2-ctl streams: remember every buffer, once look for user pages */
+static void watch(void)
+{
+	struct dbuf now[MAX_BUFS];
+	int n = read_report(now, MAX_BUFS), i, j, have_cap = 0, have_out = 0;
+	static int looked;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < n_bufs; j++)
+			if (bufs[j].dma == now[i].dma && !strcmp(bufs[j].q, now[i].q))
+				break;
+		if (j == n_bufs && n_bufs < MAX_BUFS)
+			bufs[n_bufs++] = now[i];
+		have_cap |= !strcmp(now[i].q, "cap");
+		have_out |= !strcmp(now[i].q, "out");
+	}
+	if (have_cap && have_out && !looked) {
+		looked = 1;
+		for (i = 0; i < 3; i++)
+			user_in_buffer += pages_in_bufs(&regions[i]);
+	}
+}
+
+/* ---- the FWHT stream and the decoded frames ------------------------------ */
+
+struct fwht_hdr {
+	uint32_t magic1, magic2, version, width, height, flags, colorspace,
+		 xfer_func, ycbcr_enc, quantization, size;
+};
+
+static uint32_t fnv(const uint8_t *p, size_t len)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+#define MAX_FRAMES	1024
+static uint32_t sums[MAX_FRAMES], lens[MAX_FRAMES];
+
+/*
+ * One FWHT frame per chunk of chunk bytes (the OUTPUT buffer size):
+ * v4l2-ctl --stream-from fills each OUTPUT buffer with one chunk.
+ */
+static int write_stream(const char *path, int frames, int w, int h, size_t chunk)
+{
+	struct fwht_hdr hdr = {
+		.magic1 = 0x4f4f4f4f, .magic2 = 0xffffffff,
+		.version = htonl(3), .width = htonl(w), .height = htonl(h),
+		.colorspace = htonl(3),	/* REC709 */
+	};
+	uint8_t *payload = calloc(1, chunk);
+	FILE *f = fopen(path, "w");
+	int k;
+	size_t i;
+
+	if (!f || !payload || chunk < sizeof(hdr) + 65536)
+		return -EINVAL;
+	for (k = 0; k < frames; k++) {
+		size_t len = 4096 + (k * 7919) % 60000;
+
+		for (i = 0; i < chunk - sizeof(hdr); i++)
+			payload[i] = i < len ? (uint8_t)(i * 31 + k * 17 + (i >> 8)) : 0;
+		hdr.size = htonl(len);
+		sums[k] = fnv(payload, len);
+		lens[k] = len;
+		if (fwrite(&hdr, sizeof(hdr), 1, f) != 1 ||
+		    fwrite(payload, chunk - sizeof(hdr), 1, f) != 1) {
+			fclose(f);
+			free(payload);
+			return -EIO;
+		}
+	}
+	free(payload);
+	return fclose(f) ? -errno : 0;
+}
+
+/* Check every decoded frame; the number of bad ones */
+static int check_frames(const char *path, size_t fsize, int *frames)
+{
+	uint32_t *fr = malloc(fsize);
+	int bad = 0, k = 0;
+	size_t i;
+	FILE *f = fopen(path, "r");
+
+	*frames = 0;
+	if (!f || !fr)
+		return -1;
+	while (fread(fr, fsize, 1, f) == 1) {
+		uint32_t seq = fr[1], sum = fr[2], mix = seq * 0x9e3779b9u ^ sum;
+		int ok = fr[0] == FRAME_MAGIC && seq == (uint32_t)k &&
+			 k < MAX_FRAMES && sum == sums[k] && fr[3] == lens[k];
+
+		for (i = 4; ok && i < fsize / 4; i++)
+			ok = fr[i] == ((uint32_t)(i * 2654435761u) ^ mix);
+		if (!ok) {
+			if (bad < 5)
+				t_diag("frame %d: magic %#x sequence %u sum %#x (want %#x) bytes %u",
+				       k, fr[0], seq, sum, k < MAX_FRAMES ? sums[k] : 0, fr[3]);
+			bad++;
+		}
+		k++;
+	}
+	*frames = k;
+	fclose(f);
+	free(fr);
+	return bad;
+}
+
+static int stream(int argc, char **argv, const char *node)
+{
+	const char *block = opt_get(argc, argv, "block"), *o;
+	int frames = (o = opt_get(argc, argv, "frames")) ? atoi(o) : 60;
+	int w = (o = opt_get(argc, argv, "width")) ? atoi(o) : 640;
+	int h = (o = opt_get(argc, argv, "height")) ? atoi(o) : 480;
+	int64_t anon = (o = opt_get(argc, argv, "anon")) ? parse_size(o) : 256 << 20;
+	int64_t mlk = (o = opt_get(argc, argv, "mlock")) ? parse_size(o) : 32 << 20;
+	int64_t tmpfs = (o = opt_get(argc, argv, "tmpfs")) ? parse_size(o) : 64 << 20;
+	char fmt[128], count[32], *av[16];
+	struct dmb_range d[MAX_DMBS];
+	struct ctrl c[MAX_CTRL];
+	uint64_t base = 0, bsize = 0;
+	int n, i, nc, ret, fd, outside = 0, ctrl_ok = 1, nout = 0, ncap = 0;
+	int decoded, bad;
+	size_t user;
+
+	if (!block)
+		t_bail("--test=stream needs --block=<dmb node name>");
+	if (frames > MAX_FRAMES)
+		t_bail("at most %d frames", MAX_FRAMES);
+	n = read_dmbs(d, MAX_DMBS);
+	for (i = 0; i < n; i++) {
+		const char *s = strrchr(d[i].name, '/');
+
+		if (!strcmp(s ? s + 1 : d[i].name, block)) {
+			base = d[i].base;
+			bsize = d[i].size;
+		}
+	}
+	if (!bsize)
+		t_bail("no block %s", block);
+	nc = read_controllers(c, MAX_CTRL);
+	t_diag("block %s: %#llx + %#llx", block, (unsigned long long)base,
+	       (unsigned long long)bsize);
+
+	/* a busy system: user data of several kinds, checksummed */
+	if (region_fill(&regions[0], anon, 0x11111111, -1) ||
+	    region_fill(&regions[1], mlk, 0x22222222, -1) ||
+	    mlock(regions[1].p, regions[1].len))
+		t_bail("cannot fill anonymous memory");
+	fd = open("/tmp/v4l2.tmpfs", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || region_fill(&regions[2], tmpfs, 0x33333333, fd))
+		t_bail("cannot fill tmpfs");
+	close(fd);
+	n_bufs = 1;
+	bufs[0].dma = base;
+	bufs[0].len = bsize;
+	for (user = 0, i = 0; i < 3; i++)
+		user += pages_in_bufs(&regions[i]);
+	n_bufs = 0;
+	metric_set("user_before", user);
+
+	/* the driver's OUTPUT sizeimage: an FWHT header and a raw picture */
+	if (write_stream("/tmp/v4l2-in.fwht", frames, w, h, 44 + (size_t)w * h * 3 / 2))
+		t_bail("cannot write the FWHT stream");
+	snprintf(fmt, sizeof(fmt), "width=%d,height=%d,pixelformat=FWHT", w, h);
+	snprintf(count, sizeof(count), "--stream-count=%d", frames);
+	i = 0;
+	av[i++] = "/bin/v4l2-ctl";
+	av[i++] = "-d";
+	av[i++] = (char *)node;
+	av[i++] = "--set-fmt-video-out";
+	av[i++] = fmt;
+	av[i++] = "--stream-out-mmap=4";
+	av[i++] = "--stream-mmap=4";
+	av[i++] = "--stream-from=/tmp/v4l2-in.fwht";
+	av[i++] = "--stream-to=/tmp/v4l2-out.nv12";
+	av[i++] = count;
+	av[i] = NULL;
+	ret = run(av, NULL, watch);
+	metric_set("exit", ret);
+
+	bad = check_frames("/tmp/v4l2-out.nv12", (size_t)w * h * 3 / 2, &decoded);
+	metric_set("frames", decoded);
+	metric_set("bad_frames", bad);
+	for (i = 0; i < n_bufs; i++) {
+		int in = bufs[i].dma >= base && bufs[i].dma + bufs[i].len <= base + bsize;
+
+		nout += !strcmp(bufs[i].q, "out");
+		ncap += !strcmp(bufs[i].q, "cap");
+		outside += !in;
+		if (nc <= 0 || ctrl_of(c, nc, bufs[i].dma) != ctrl_of(c, nc, base) ||
+		    ctrl_of(c, nc, bufs[i].dma + bufs[i].len - 1) != ctrl_of(c, nc, base))
+			ctrl_ok = 0;
+		if (i < 16)
+			t_diag("%s buffer at %#llx + %#llx%s", bufs[i].q,
+			       (unsigned long long)bufs[i].dma,
+			       (unsigned long long)bufs[i].len, in ? "" : " OUTSIDE");
+	}
+	metric_set("bufs_out", nout);
+	metric_set("bufs_cap", ncap);
+	metric_set("outside", outside);
+	metric_set("ctrl_ok", n_bufs && ctrl_ok);
+	metric_set("user_in_buffer", user_in_buffer);
+	if (n_bufs)
+		t_report("%s: %d frames decoded, %d bad; %d OUTPUT and %d CAPTURE buffers, %d outside %s",
+			 node, decoded, bad, nout, ncap, outside, block);
+	for (user = 0, i = 0; i < 3; i++)
+		user += region_bad(&regions[i]);
+	metric_set("corrupt", user);
+	ret = read_report((struct dbuf[MAX_BUFS]){}, MAX_BUFS);
+	metric_set("left", ret);
+	unlink("/tmp/v4l2-in.fwht");
+	unlink("/tmp/v4l2-out.nv12");
+
+	/*
+	 * Freed: the memory serves user pages again.  New user data, 64 MiB
+	 * at a time (at most 768 MiB), until some lands where buffers were.
+	 */
+	for (user = 0, i = 0; n_bufs && !user && i < 12; i++) {
+		if (region_fill(&regions[3], 64 << 20, 0x44444444 + i, -1))
+			t_bail("cannot fill anonymous memory again");
+		user = pages_in_bufs(&regions[3]);
+	}
+	metric_set("reuse", user);
+	/* and the block as a whole */
+	bufs[0].dma = base;
+	bufs[0].len = bsize;
+	n_bufs = 1;
+	metric_set("reuse_block", pages_in_bufs(&regions[3]));
+	t_diag("refill: %d chunks of 64 MiB", i);
+	return 0;
+}
+
+/* ---- unbind under a streaming file --------------------------------------- */
+
+static int xioctl(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg) ? -errno : 0;
+}
+
+static int setup_queue(int fd, uint32_t type, int count)
+{
+	struct v4l2_requestbuffers rb = { .count = count, .type = type,
+					  .memory = V4L2_MEMORY_MMAP };
+	int ret = xioctl(fd, VIDIOC_REQBUFS, &rb), i;
+
+	for (i = 0; !ret && i < (int)rb.count; i++) {
+		struct v4l2_buffer b = { .index = i, .type = type,
+					 .memory = V4L2_MEMORY_MMAP };
+
+		if (type == V4L2_BUF_TYPE_VIDEO_OUTPUT)
+			b.bytesused = 64;
+		ret = xioctl(fd, VIDIOC_QBUF, &b);
+	}
+	return ret ? ret : xioctl(fd, VIDIOC_STREAMON, &type);
+}
+
+static int unbind(const char *label, const char *node, const char *pdev)
+{
+	struct v4l2_requestbuffers rb = { .count = 2, .memory = V4L2_MEMORY_MMAP };
+	struct v4l2_buffer b = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+				 .memory = V4L2_MEMORY_MMAP, .index = 99 };
+	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+	struct v4l2_capability cap;
+	char nnode[64], npdev[128];
+	int fd, fd2, ret;
+
+	fd = open(node, O_RDWR);
+	if (fd < 0)
+		t_bail("open %s: %s", node, strerror(errno));
+	/* a second opener is a second decoding session */
+	fd2 = open(node, O_RDWR);
+	metric_set("second_open", fd2 < 0 ? -errno : 0);
+	rb.type = 0x7f;
+	metric_set("bad_type", xioctl(fd, VIDIOC_REQBUFS, &rb));
+	rb.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	rb.memory = 0x7f;
+	metric_set("bad_memory", xioctl(fd, VIDIOC_REQBUFS, &rb));
+	metric_set("bad_index", xioctl(fd, VIDIOC_QUERYBUF, &b));
+	f.fmt.pix.pixelformat = V4L2_PIX_FMT_FWHT;
+	f.fmt.pix.width = 1u << 30;
+	f.fmt.pix.height = 1u << 30;
+	ret = xioctl(fd, VIDIOC_S_FMT, &f);
+	metric_set("bad_size", ret ? ret : (int)(f.fmt.pix.width * f.fmt.pix.height > 1920 * 1088));
+	f.fmt.pix.width = 640;
+	f.fmt.pix.height = 480;
+	if (xioctl(fd, VIDIOC_S_FMT, &f))
+		t_bail("S_FMT: %s", strerror(errno));
+	metric_set("streaming", !setup_queue(fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, 4) &&
+		   !setup_queue(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 4));
+	if (fd2 >= 0)
+		metric_set("second_streaming",
+			   !setup_queue(fd2, V4L2_BUF_TYPE_VIDEO_CAPTURE, 2) &&
+			   !setup_queue(fd2, V4L2_BUF_TYPE_VIDEO_OUTPUT, 2));
+	usleep(100000);
+	metric_set("bufs", read_report((struct dbuf[MAX_BUFS]){}, MAX_BUFS));
+
+	if (file_write("/sys/bus/platform/drivers/dmb_v4l2dec/unbind", pdev))
+		t_bail("cannot unbind %s", pdev);
+	metric_set("after_unbind", xioctl(fd, VIDIOC_QUERYCAP, &cap));
+	b.index = 0;
+	metric_set("dqbuf_after", xioctl(fd, VIDIOC_DQBUF, &b));
+	ret = close(fd);
+	if (fd2 >= 0)
+		ret |= close(fd2);
+	metric_set("closed", ret);
+	metric_set("left", read_report((struct dbuf[MAX_BUFS]){}, MAX_BUFS));
+
+	if (file_write("/sys/bus/platform/drivers/dmb_v4l2dec/bind", pdev))
+		t_bail("cannot bind %s again", pdev);
+	metric_set("rebound", !find_decoder(label, nnode, sizeof(nnode), npdev, sizeof(npdev)));
+	fd = open(nnode, O_RDWR);
+	if (fd < 0) {
+		metric_set("reopen", -errno);
+		return 0;
+	}
+	metric_set("reopen", setup_queue(fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, 2));
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *test = opt_get(argc, argv, "test");
+	const char *label = opt_get(argc, argv, "label");
+	char node[64], pdev[128];
+	int ret;
+
+	t_init("v4l2");
+	if (!test || !label)
+		t_bail("usage: v4l2 --test=compliance|stream --label=<label> ...");
+	if (load_module("dmb_v4l2dec"))
+		t_bail("cannot load dmb_v4l2dec");
+	ret = find_decoder(label, node, sizeof(node), pdev, sizeof(pdev));
+	if (ret)
+		t_bail("no decoder labelled %s: %s", label, strerror(-ret));
+	t_diag("decoder %s: %s (%s)", label, node, pdev);
+	snprintf(report, sizeof(report), "/sys/kernel/debug/dmb_v4l2dec/%s/buffers", pdev);
+
+	if (!strcmp(test, "compliance"))
+		metric_set("exit", compliance(node, opt_get(argc, argv, "args")));
+	else if (!strcmp(test, "stream"))
+		stream(argc, argv, node);
+	else if (!strcmp(test, "unbind"))
+		unbind(label, node, pdev);
+	else
+		t_bail("unknown --test=%s", test);
+	check_expectations(argc, argv);
+	return t_finish();
+}
