@@ -13,7 +13,9 @@
  *              session maps its buffer read-only before any DECODE: it
  *              must read zeroes, never the workload's stamp (--size)
  *   unpriv     an unprivileged process cannot open the node; one that got
- *              a descriptor from root sees no physical address
+ *              a descriptor from root may use it, and sees physical
+ *              addresses as its opener may (CAP_SYS_ADMIN at open, as
+ *              pagemap); root without CAP_SYS_ADMIN opening it sees none
  *   unbind     the device is unbound under an open, mapped session: the
  *              file gets -ENODEV, the mapping SIGBUS, the buffers go back
  *              to the block; after a rebind the decoder works again
@@ -35,10 +37,12 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/capability.h>
 #include <linux/dmb_vdec.h>
 
 #include "guest.h"
@@ -471,7 +475,7 @@ int main(int argc, char **argv)
 		unfill(pid);
 	} else if (!strcmp(test, "unpriv")) {
 		int p[2], status = 0;
-		double r[6] = { 0 };
+		double r[8] = { 0 };
 		pid_t pid;
 
 		info(fd, &in);
@@ -480,6 +484,30 @@ int main(int argc, char **argv)
 			t_bail("pipe");
 		pid = fork();
 		if (!pid) {
+			struct __user_cap_header_struct hdr = {
+				.version = _LINUX_CAPABILITY_VERSION_3,
+			};
+			struct __user_cap_data_struct cap[2];
+			int nf;
+
+			/*
+			 * Root without CAP_SYS_ADMIN opens the device itself:
+			 * the opener's capabilities count, as for pagemap.
+			 */
+			if (syscall(SYS_capget, &hdr, cap))
+				_exit(1);
+			cap[CAP_SYS_ADMIN / 32].effective &= ~(1u << (CAP_SYS_ADMIN % 32));
+			cap[CAP_SYS_ADMIN / 32].permitted &= ~(1u << (CAP_SYS_ADMIN % 32));
+			if (syscall(SYS_capset, &hdr, cap))
+				_exit(1);
+			nf = vopen();
+			r[6] = nf < 0 ? -errno : 0;
+			memset(&in, 0, sizeof(in));
+			if (nf >= 0)
+				info(nf, &in);
+			r[7] = !!(in.flags & DMB_VDEC_INFO_BASE) || in.dmb_base;
+			if (nf >= 0)
+				close(nf);
 			/* keeps fd, as if root had passed it on */
 			if (setgid(65534) || setuid(65534) || !getuid())
 				_exit(1);
@@ -504,6 +532,8 @@ int main(int argc, char **argv)
 		metric_set("passed_fd_start", r[3]);
 		metric_set("passed_fd_buf", r[4]);
 		metric_set("passed_fd_phys_shown", r[5]);
+		metric_set("nocap_open", r[6]);
+		metric_set("nocap_base_shown", r[7]);
 	} else if (!strcmp(test, "unbind")) {
 		const char *drv = "/sys/bus/platform/drivers/dmb-vdec";
 		char link[256], path[300], *name;
