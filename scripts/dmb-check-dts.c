@@ -394,18 +394,6 @@ struct snode {
 	u64 base, size;
 };
 
-/* Static nodes are set up in the order of __rmem_cmp(): base, size, node */
-static int cmp_static(const void *a, const void *b)
-{
-	const struct snode *x = a, *y = b;
-
-	if (x->base != y->base)
-		return x->base < y->base ? -1 : 1;
-	if (x->size != y->size)
-		return x->size < y->size ? -1 : 1;
-	return x->node - y->node;
-}
-
 static void check_static(int node, const char *name, u64 base, u64 size)
 {
 	char msg[400];
@@ -566,7 +554,10 @@ int main(int argc, char **argv)
 		}
 		n++;
 	}
-	qsort(st, n, sizeof(st[0]), cmp_static);
+	/*
+	 * In device tree order, as 6.12 sets them up (fdt_init_reserved_mem_node()
+	 * from fdt_reserved_mem_save_node(), before reserved_mem is sorted)
+	 */
 	for (i = 0; i < n; i++) {
 		char name[DMB_NAME_LEN];
 

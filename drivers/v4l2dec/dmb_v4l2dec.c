@@ -56,6 +56,9 @@
 #define DEC_MIN_H	64
 #define DEC_MAX_W	1920
 #define DEC_MAX_H	1088
+/* the largest buffer of either queue: a maximal FWHT frame and header */
+#define DEC_MAX_SIZEIMAGE	(64 + DEC_MAX_W * DEC_MAX_H * 3 / 2)	/* header: 44 bytes */
+#define DEC_MAX_BUFS	32
 #define DEC_DEF_W	640
 #define DEC_DEF_H	480
 /* NV12 needs even sizes; 16 keeps lines aligned like real decoders */
@@ -519,8 +522,14 @@ static int dmb_v4l2dec_queue_setup(struct vb2_queue *vq,
 	unsigned int size = V4L2_TYPE_IS_OUTPUT(vq->type) ?
 			    ctx->out.sizeimage : ctx->cap.sizeimage;
 
+	/*
+	 * CREATE_BUFS may ask for more than the format needs, never more
+	 * than the largest frame: one opener must not take the whole block
+	 * in one buffer, nor ask the page allocator for an impossible order.
+	 */
 	if (*nplanes)
-		return *nplanes != 1 || sizes[0] < size ? -EINVAL : 0;
+		return *nplanes != 1 || sizes[0] < size ||
+		       sizes[0] > DEC_MAX_SIZEIMAGE ? -EINVAL : 0;
 	*nplanes = 1;
 	sizes[0] = size;
 	return 0;
@@ -659,6 +668,7 @@ static int dmb_v4l2dec_queue_init(void *priv, struct vb2_queue *src_vq,
 		qs[i]->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_COPY;
 		qs[i]->lock = &ctx->dec->lock;
 		qs[i]->dev = ctx->dec->dev;
+		qs[i]->max_num_buffers = DEC_MAX_BUFS;
 		ret = vb2_queue_init(qs[i]);
 		if (ret)
 			return ret;
@@ -817,9 +827,15 @@ static int dmb_v4l2dec_probe(struct platform_device *pdev)
 	mutex_init(&dec->lock);
 	INIT_LIST_HEAD(&dec->ctxs);
 
-	/* the usual pattern: the memory-region is the device's DMA pool */
+	/*
+	 * The usual pattern: the memory-region is the device's DMA pool.  A
+	 * node that names one must get it: a block that cannot serve (held
+	 * elsewhere, refused at boot) must not fall back to the default pool
+	 * silently.
+	 */
 	ret = of_reserved_mem_device_init(dev);
-	if (ret && ret != -ENODEV) {
+	if (ret && (ret != -ENODEV ||
+		    of_property_present(dev->of_node, "memory-region"))) {
 		dev_err_probe(dev, ret, "memory-region\n");
 		goto free_dec;
 	}
