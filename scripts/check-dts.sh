@@ -51,9 +51,19 @@ done
 if [ -n "${KBUILD:-}" ] && [ -f "$KBUILD/.config" ]; then
 	n=$(sed -n 's/^CONFIG_DMB_COUNT=//p' "$KBUILD/.config")
 	[ -z "$n" ] || tool_args="$tool_args --count=$n"
-	# pageblock = PMD size: 2 MiB with 4 KiB pages, 32 MiB with 16, 512 with 64
-	grep -q '^CONFIG_ARM64_16K_PAGES=y' "$KBUILD/.config" && tool_args="$tool_args --pageblock=0x2000000"
-	grep -q '^CONFIG_ARM64_64K_PAGES=y' "$KBUILD/.config" && tool_args="$tool_args --pageblock=0x20000000"
+	# pageblock_order as include/linux/pageblock-flags.h has it: the PMD
+	# order, at most MAX_PAGE_ORDER, with hugetlb or THP; else MAX_PAGE_ORDER
+	shift=12
+	grep -q '^CONFIG_ARM64_16K_PAGES=y' "$KBUILD/.config" && shift=14
+	grep -q '^CONFIG_ARM64_64K_PAGES=y' "$KBUILD/.config" && shift=16
+	max=$(sed -n 's/^CONFIG_ARCH_FORCE_MAX_ORDER=//p' "$KBUILD/.config")
+	max=${max:-10}
+	order=$max
+	if grep -Eq '^CONFIG_(HUGETLB_PAGE|TRANSPARENT_HUGEPAGE)=y' "$KBUILD/.config"; then
+		pmd=$((shift - 3))
+		[ "$pmd" -lt "$max" ] && order=$pmd
+	fi
+	tool_args="$tool_args --pageblock=$(printf '0x%x' $((1 << (shift + order))))"
 fi
 
 mkdir -p "$OUT"

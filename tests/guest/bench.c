@@ -326,8 +326,16 @@ static long fill(int r, int occ, uint64_t *pfns)
 		 * DMB mean it is full.  CMA is used or not as its free share
 		 * swings: only memory says when to stop.
 		 */
-		if (r == R_DMB || r == R_CMADMB)
-			stalled = in ? 0 : stalled + 1;
+		/*
+		 * Chunks that land in the other block of ZONE_MOVABLE (the
+		 * DMB and the DMB holding the nested pool) are no stall:
+		 * that block fills first, then this one.
+		 */
+		if (r == R_DMB || r == R_CMADMB) {
+			long other = per[r == R_DMB ? R_CMADMB : R_DMB];
+
+			stalled = in ? 0 : other ? stalled : stalled + 1;
+		}
 	}
 	if (r == R_CMA) {
 		if (ballast >= 0)
