@@ -12,7 +12,8 @@
  * usage: dmaalloc --via=heap:<heap>|dma:<device>
  *                 --block=<dmb node name>|range:<base>+<size>
  *                 [--size=<bytes>|whole] [--anon=256M] [--mlock=32M]
- *                 [--tmpfs=64M] [--test=alloc|errors] [--importer=<device>]
+ *                 [--tmpfs=64M] [--file=<bytes> (ext4 on /dev/vda, "disk:")]
+ *                 [--test=alloc|errors] [--importer=<device>]
  *                 [expectations]
  * A heap buffer is imported by a dma_client device (dma-client-1 unless
  * --importer says) to learn where it lies.
@@ -32,6 +33,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include <linux/dma-buf.h>
@@ -232,9 +234,11 @@ int main(int argc, char **argv)
 	int64_t anon = (o = opt_get(argc, argv, "anon")) ? parse_size(o) : 256 << 20;
 	int64_t mlk = (o = opt_get(argc, argv, "mlock")) ? parse_size(o) : 32 << 20;
 	int64_t tmpfs = (o = opt_get(argc, argv, "tmpfs")) ? parse_size(o) : 64 << 20;
+	int64_t file = (o = opt_get(argc, argv, "file")) ? parse_size(o) : 0;
+	int nr = 3;
 	struct dmb_range d[MAX_DMBS];
 	struct ctrl c[MAX_CTRL];
-	struct region r[4] = {};
+	struct region r[5] = {};
 	struct buf b = { .dmabuf = -1 };
 	uint64_t base = 0, bsize = 0, size;
 	int n, i, nc, ret, fd;
@@ -305,7 +309,17 @@ int main(int argc, char **argv)
 	if (fd < 0 || region_fill(&r[2], tmpfs, 0x33333333, fd))
 		t_bail("cannot fill tmpfs");
 	close(fd);
-	for (user = 0, i = 0; i < 3; i++)
+	/* ext4 page cache, dirty: the disk of the scenario ("disk:") */
+	if (file > 0) {
+		if (mount("/dev/vda", "/mnt", "ext4", 0, NULL))
+			t_bail("cannot mount /dev/vda (ext4): %s", strerror(errno));
+		fd = open("/mnt/dmaalloc.data", O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || region_fill(&r[3], file, 0x55555555, fd))
+			t_bail("cannot fill the ext4 file");
+		close(fd);
+		nr = 4;
+	}
+	for (user = 0, i = 0; i < nr; i++)
 		user += region_in(&r[i], base, bsize);
 	metric_set("user_before", user);
 
@@ -330,19 +344,36 @@ int main(int argc, char **argv)
 			 (unsigned long long)b.pa_max, b.outside, block);
 	}
 	/* none of the user's pages may be where the buffer is */
-	for (user = 0, i = 0; i < 3 && !ret; i++)
+	for (user = 0, i = 0; i < nr && !ret; i++)
 		user += region_in(&r[i], b.pa_min, b.pa_max + page_size() - b.pa_min);
 	metric_set("user_in_buffer", user);
-	for (user = 0, i = 0; i < 3; i++)
+	for (user = 0, i = 0; i < nr; i++)
 		user += region_bad(&r[i]);
+	if (file > 0) {
+		/* written back and read again from the disk: still intact */
+		if (msync(r[3].p, r[3].len, MS_SYNC))
+			t_bail("msync: %s", strerror(errno));
+		munmap(r[3].p, r[3].len);
+		file_write("/proc/sys/vm/drop_caches", "3");
+		fd = open("/mnt/dmaalloc.data", O_RDWR);
+		if (fd < 0)
+			t_bail("cannot reopen the ext4 file");
+		r[3].p = mmap(NULL, r[3].len, PROT_READ, MAP_SHARED, fd, 0);
+		close(fd);
+		if (r[3].p == MAP_FAILED)
+			t_bail("cannot map the ext4 file again");
+		user += region_bad(&r[3]);
+		munmap(r[3].p, r[3].len);
+		umount("/mnt");
+	}
 	metric_set("corrupt", user);
 	buf_free(&b);
 
 	/* freed: the block serves user pages again */
-	if (region_fill(&r[3], anon, 0x44444444, -1))
+	if (region_fill(&r[4], anon, 0x44444444, -1))
 		t_bail("cannot fill anonymous memory again");
 	metric_set("reuse", ret ? 0 :
-		   region_in(&r[3], b.pa_min, b.pa_max + page_size() - b.pa_min));
+		   region_in(&r[4], b.pa_min, b.pa_max + page_size() - b.pa_min));
 	check_expectations(argc, argv);
 	return t_finish();
 }
