@@ -41,60 +41,6 @@
 
 #include "guest.h"
 
-struct region {
-	char *p;
-	size_t len;
-	uint32_t salt;
-};
-
-static uint32_t word(uint32_t salt, size_t i)
-{
-	return (uint32_t)(i * 2654435761u) ^ salt;
-}
-
-static int region_fill(struct region *r, size_t len, uint32_t salt, int fd)
-{
-	size_t i;
-
-	r->len = len;
-	r->salt = salt;
-	if (fd >= 0 && ftruncate(fd, len))
-		return -1;
-	r->p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		    fd >= 0 ? MAP_SHARED : MAP_PRIVATE | MAP_ANONYMOUS, fd, 0);
-	if (r->p == MAP_FAILED)
-		return -1;
-	for (i = 0; i < len / 4; i += 64)
-		((uint32_t *)r->p)[i] = word(salt, i);
-	return 0;
-}
-
-static size_t region_bad(const struct region *r)
-{
-	size_t i, bad = 0, last = (size_t)-1;
-	long ps = page_size();
-
-	for (i = 0; i < r->len / 4; i += 64)
-		if (((uint32_t *)r->p)[i] != word(r->salt, i) && i * 4 / ps != last) {
-			last = i * 4 / ps;
-			bad++;
-		}
-	return bad;
-}
-
-static size_t region_in(const struct region *r, uint64_t base, uint64_t size)
-{
-	size_t i, n = 0;
-	long ps = page_size();
-
-	for (i = 0; i < r->len; i += ps) {
-		uint64_t pa = virt_to_pfn(r->p + i) * ps;
-
-		n += pa >= base && pa < base + size;
-	}
-	return n;
-}
-
 static int heap_alloc(const char *heap, uint64_t len, uint64_t heap_flags,
 		      uint32_t fd_flags)
 {
@@ -238,7 +184,7 @@ int main(int argc, char **argv)
 	int nr = 3;
 	struct dmb_range d[MAX_DMBS];
 	struct ctrl c[MAX_CTRL];
-	struct region r[5] = {};
+	struct user_region r[5] = {};
 	struct buf b = { .dmabuf = -1 };
 	uint64_t base = 0, bsize = 0, size;
 	int n, i, nc, ret, fd;

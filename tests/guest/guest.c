@@ -10,6 +10,9 @@
 #include <sys/syscall.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "guest.h"
@@ -579,3 +582,118 @@ int load_module_args(const char *name, const char *args)
 		return -1;
 	return 0;
 }
+
+/* ---- checksummed user data ---------------------------------------------- */
+
+static uint32_t region_word(uint32_t salt, size_t i)
+{
+	return (uint32_t)(i * 2654435761u) ^ salt;
+}
+
+int region_fill(struct user_region *r, size_t len, uint32_t salt, int fd)
+{
+	size_t i;
+
+	r->len = len;
+	r->salt = salt;
+	if (fd >= 0 && ftruncate(fd, len))
+		return -1;
+	r->p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		    fd >= 0 ? MAP_SHARED : MAP_PRIVATE | MAP_ANONYMOUS, fd, 0);
+	if (r->p == MAP_FAILED)
+		return -1;
+	for (i = 0; i < len / 4; i += 64)
+		((uint32_t *)r->p)[i] = region_word(salt, i);
+	return 0;
+}
+
+size_t region_bad(const struct user_region *r)
+{
+	size_t i, bad = 0, last = (size_t)-1;
+	long ps = page_size();
+
+	for (i = 0; i < r->len / 4; i += 64)
+		if (((uint32_t *)r->p)[i] != region_word(r->salt, i) &&
+		    i * 4 / ps != last) {
+			last = i * 4 / ps;
+			bad++;
+		}
+	return bad;
+}
+
+size_t region_in(const struct user_region *r, uint64_t base, uint64_t size)
+{
+	size_t i, n = 0;
+	long ps = page_size();
+
+	for (i = 0; i < r->len; i += ps) {
+		uint64_t pa = virt_to_pfn(r->p + i) * ps;
+
+		n += pa >= base && pa < base + size;
+	}
+	return n;
+}
+
+/* ---- running other programs -------------------------------------------- */
+
+/*
+ * Run argv with its output kept as diagnostics; line_cb sees each line.
+ * With tick, the output goes to a file and tick runs every 2 ms until
+ * the program exits: the caller watches the system meanwhile.
+ */
+int run_program(char **av, void (*line_cb)(const char *), void (*tick)(void))
+{
+	static const char *log = "/tmp/run-program.log";
+	char line[1024];
+	int fds[2], status;
+	pid_t pid;
+	FILE *p;
+
+	if (tick) {
+		fds[1] = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		fds[0] = -1;
+		if (fds[1] < 0)
+			t_bail("%s: %s", log, strerror(errno));
+	} else if (pipe(fds)) {
+		t_bail("pipe: %s", strerror(errno));
+	}
+	pid = fork();
+	if (pid < 0)
+		t_bail("fork: %s", strerror(errno));
+	if (!pid) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		if (fds[0] >= 0)
+			close(fds[0]);
+		close(fds[1]);
+		execv(av[0], av);
+		fprintf(stderr, "cannot run %s: %s\n", av[0], strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	if (tick) {
+		while (waitpid(pid, &status, WNOHANG) == 0) {
+			tick();
+			usleep(2000);
+		}
+		tick();
+		p = fopen(log, "r");
+	} else {
+		p = fdopen(fds[0], "r");
+	}
+	if (!p)
+		t_bail("cannot read the output of %s: %s", av[0], strerror(errno));
+	while (fgets(line, sizeof(line), p)) {
+		line[strcspn(line, "\n")] = '\0';
+		t_diag("%s", line);
+		if (line_cb)
+			line_cb(line);
+	}
+	fclose(p);
+	if (tick)
+		unlink(log);
+	else if (waitpid(pid, &status, 0) != pid)
+		t_bail("waitpid: %s", strerror(errno));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+

@@ -112,6 +112,31 @@ int file_write(const char *path, const char *s);
 /* Read a file into a NUL-terminated buffer; 0 or -errno. */
 int file_read_str(const char *path, char *buf, size_t len);
 
+/*
+ * Checksummed user data: one word every 256 bytes, a function of its index
+ * and a salt, so a lost or moved-and-damaged page shows.
+ */
+struct user_region {
+	char *p;
+	size_t len;
+	uint32_t salt;
+};
+
+/* Map @len bytes (anonymous, or shared of file @fd sized to @len) and stamp them; 0 or -1 */
+int region_fill(struct user_region *r, size_t len, uint32_t salt, int fd);
+/* Pages of @r whose stamp changed */
+size_t region_bad(const struct user_region *r);
+/* Present pages of @r in physical [base, base+size) */
+size_t region_in(const struct user_region *r, uint64_t base, uint64_t size);
+
+/*
+ * Run av[0] (an absolute path) with av, its output kept as diagnostics;
+ * line_cb (may be NULL) sees each line.  With tick, the output goes to a
+ * file and tick runs every 2 ms until the program exits.  Returns its exit
+ * status, 128 + the signal that killed it, or 127 if it could not run.
+ */
+int run_program(char **av, void (*line_cb)(const char *), void (*tick)(void));
+
 /* Load /lib/modules/<name>.ko unless loaded; 0 on success. */
 int load_module(const char *name);
 /* The same with module parameters ("a=1 b=2") for <name> itself. */

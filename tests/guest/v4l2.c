@@ -99,67 +99,6 @@ static int find_decoder(const char *label, char *node, size_t nlen,
 	return -ENOENT;
 }
 
-/*
- * Run argv with its output kept as diagnostics; line_cb sees each line.
- * With tick, the output goes to a file and tick runs every 2 ms until
- * the program exits: the caller watches the system meanwhile.
- */
-static int run(char **av, void (*line_cb)(const char *), void (*tick)(void))
-{
-	static const char *log = "/tmp/v4l2-tool.log";
-	char line[1024];
-	int fds[2], status;
-	pid_t pid;
-	FILE *p;
-
-	if (tick) {
-		fds[1] = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		fds[0] = -1;
-		if (fds[1] < 0)
-			t_bail("%s: %s", log, strerror(errno));
-	} else if (pipe(fds)) {
-		t_bail("pipe: %s", strerror(errno));
-	}
-	pid = fork();
-	if (pid < 0)
-		t_bail("fork: %s", strerror(errno));
-	if (!pid) {
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		if (fds[0] >= 0)
-			close(fds[0]);
-		close(fds[1]);
-		execv(av[0], av);
-		fprintf(stderr, "cannot run %s: %s\n", av[0], strerror(errno));
-		_exit(127);
-	}
-	close(fds[1]);
-	if (tick) {
-		while (waitpid(pid, &status, WNOHANG) == 0) {
-			tick();
-			usleep(2000);
-		}
-		tick();
-		p = fopen(log, "r");
-	} else {
-		p = fdopen(fds[0], "r");
-	}
-	if (!p)
-		t_bail("cannot read the output of %s: %s", av[0], strerror(errno));
-	while (fgets(line, sizeof(line), p)) {
-		line[strcspn(line, "\n")] = '\0';
-		t_diag("%s", line);
-		if (line_cb)
-			line_cb(line);
-	}
-	fclose(p);
-	if (tick)
-		unlink(log);
-	else if (waitpid(pid, &status, 0) != pid)
-		t_bail("waitpid: %s", strerror(errno));
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 /* ---- compliance ---------------------------------------------------------- */
 
 static int c_tests, c_ok, c_failed, c_warn, c_totals;
@@ -188,7 +127,7 @@ static int compliance(const char *node, const char *args)
 	for (a = strtok_r(buf, " ", &save); a && ac < 31; a = strtok_r(NULL, " ", &save))
 		av[ac++] = a;
 	av[ac] = NULL;
-	ret = run(av, compliance_line, NULL);
+	ret = run_program(av, compliance_line, NULL);
 	metric_set("tests", c_tests);
 	metric_set("succeeded", c_ok);
 	metric_set("failed", c_failed);
@@ -198,47 +137,6 @@ static int compliance(const char *node, const char *args)
 }
 
 /* ---- user data ----------------------------------------------------------- */
-
-struct region {
-	char *p;
-	size_t len;
-	uint32_t salt;
-};
-
-static uint32_t word(uint32_t salt, size_t i)
-{
-	return (uint32_t)(i * 2654435761u) ^ salt;
-}
-
-static int region_fill(struct region *r, size_t len, uint32_t salt, int fd)
-{
-	size_t i;
-
-	r->len = len;
-	r->salt = salt;
-	if (fd >= 0 && ftruncate(fd, len))
-		return -1;
-	r->p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		    fd >= 0 ? MAP_SHARED : MAP_PRIVATE | MAP_ANONYMOUS, fd, 0);
-	if (r->p == MAP_FAILED)
-		return -1;
-	for (i = 0; i < len / 4; i += 64)
-		((uint32_t *)r->p)[i] = word(salt, i);
-	return 0;
-}
-
-static size_t region_bad(const struct region *r)
-{
-	size_t i, bad = 0, last = (size_t)-1;
-	long ps = page_size();
-
-	for (i = 0; i < r->len / 4; i += 64)
-		if (((uint32_t *)r->p)[i] != word(r->salt, i) && i * 4 / ps != last) {
-			last = i * 4 / ps;
-			bad++;
-		}
-	return bad;
-}
 
 /* ---- buffers seen in the decoder's report -------------------------------- */
 
@@ -250,7 +148,7 @@ struct dbuf {
 static struct dbuf bufs[MAX_BUFS];
 static int n_bufs;
 static char report[256];
-static struct region regions[4];
+static struct user_region regions[4];
 static size_t user_in_buffer;
 
 static int read_report(struct dbuf *b, int max)
@@ -277,7 +175,7 @@ static int read_report(struct dbuf *b, int max)
 	return n;
 }
 
-static size_t pages_in_bufs(const struct region *r)
+static size_t pages_in_bufs(const struct user_region *r)
 {
 	size_t i, n = 0;
 	long ps = page_size();
@@ -477,7 +375,7 @@ static int stream(int argc, char **argv, const char *node)
 	av[i++] = "--stream-to=/tmp/v4l2-out.nv12";
 	av[i++] = count;
 	av[i] = NULL;
-	ret = run(av, NULL, watch);
+	ret = run_program(av, NULL, watch);
 	metric_set("exit", ret);
 
 	bad = check_frames("/tmp/v4l2-out.nv12", (size_t)w * h * 3 / 2, &decoded);
