@@ -10,10 +10,8 @@
 # The suite is trixie (Debian 13, whose kernel is 6.12): bookworm's
 # v4l-utils 1.22 predates the 6.12 uAPI (VIDIOC_CREATE_BUFS fills
 # max_num_buffers, once reserved; formats were renamed) and its
-# v4l2-compliance fails any 6.12 driver on those.  apt-get runs with a
-# private configuration under build/v4l-utils/apt (its own sources list,
-# package lists and cache, architecture arm64): the host's apt and dpkg
-# state are not touched, and nothing is installed.
+# v4l2-compliance fails any 6.12 driver on those.  scripts/debian-arm64.sh
+# downloads them without touching the host's apt or dpkg state.
 #
 # usage: v4l-utils.sh   (the Makefile runs it for build/initramfs/base.list)
 set -eu
@@ -22,9 +20,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$TOP/build/v4l-utils
 ROOT=$OUT/root
 LIST=$OUT/initramfs.list
-APT=$OUT/apt
 SUITE=${V4L_UTILS_SUITE:-trixie}
-MIRROR=${V4L_UTILS_MIRROR:-http://deb.debian.org/debian}
 PROGS="v4l2-compliance v4l2-ctl"
 # v4l-utils and the libraries its two programs load (apt-cache depends
 # v4l-utils, less libudev1 and libv4l2rds0t64, which they do not need)
@@ -35,27 +31,8 @@ die() { echo "v4l-utils: error: $*" >&2; exit 1; }
 
 [ -f "$LIST" ] && [ "$LIST" -nt "$0" ] && exit 0
 
-rm -rf "$APT" "$OUT/debs" "$ROOT"
-mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial" "$OUT/debs" "$ROOT"
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $SUITE main" \
-	> "$APT/sources.list"
-set -- -o Dir::Etc::SourceList="$APT/sources.list" -o Dir::Etc::SourceParts=/dev/null \
-	-o Dir::State::Lists="$APT/lists" -o Dir::Cache="$APT/cache" \
-	-o Dir::State::status=/dev/null \
-	-o APT::Architecture=arm64 -o APT::Architectures::=arm64
-echo "v4l-utils: apt-get update ($SUITE, arm64, private lists)"
-apt-get "$@" update -qq >/dev/null || die "apt-get update of $SUITE failed"
-echo "v4l-utils: downloading $PKGS"
 # shellcheck disable=SC2086
-(cd "$OUT/debs" && apt-get "$@" download -qq $PKGS) 2>&1 |
-	grep -v 'unsandboxed' >&2 || true
-for p in $PKGS; do
-	ls "$OUT/debs/${p}"_*_arm64.deb >/dev/null 2>&1 ||
-		die "apt-get download $p ($SUITE, arm64) failed"
-done
-for deb in "$OUT/debs"/*.deb; do
-	dpkg-deb -x "$deb" "$ROOT"
-done
+sh "$TOP/scripts/debian-arm64.sh" "$OUT" "$SUITE" $PKGS
 
 # Where the guest's loader looks (Debian's multiarch directories)
 LIBDIRS="lib/aarch64-linux-gnu usr/lib/aarch64-linux-gnu"
