@@ -59,9 +59,14 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.frag-stamp" 2>/dev/null)" != "$wan
 		{ tail -20 "$LOG" >&2; die "configuring $flavour failed (full log: $LOG)"; }
 	# merge_config warns when a requested value did not stick (a typo or
 	# an unmet dependency): that is an error in our fragments.
-	# (The unpatched tree has no DMB options: those it may refuse.)
-	if awk -v skip="$([ "$flavour" = unpatched ] && echo CONFIG_DMB)" '
-		/^Value requested for/ { mine = skip == "" || index($0, skip) == 0 }
+	# (The unpatched tree lacks the options the series adds: those it
+	# may refuse.)
+	ours=
+	[ "$flavour" != unpatched ] ||
+		ours=$(sed -n 's/^+config \([A-Z0-9_]*\)$/CONFIG_\1/p' "$TOP"/patches/*.patch | sort -u)
+	if awk -v ours="$ours" '
+		BEGIN { n = split(ours, o, "\n"); for (i = 1; i <= n; i++) skip[o[i]] = 1 }
+		/^Value requested for/ { mine = !($4 in skip) }
 		/^Actual value/ && mine { bad = 1 }
 		END { exit !bad }' "$LOG"; then
 		grep -B1 -A3 '^Value requested for' "$LOG" >&2
