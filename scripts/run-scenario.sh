@@ -2,7 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot one scenario in QEMU and report its in-guest checks.
 #
-# usage: run-scenario.sh [--no-build] [--interactive] <name|file.scn>
+# usage: run-scenario.sh [--no-build] [--interactive] [--config=<flavour>]
+#                        [--board=<dts>] [--append=<args>] <name|file.scn>
+#
+# --config, --board and --append boot the same checks another way: another
+# kernel flavour (e.g. "unpatched", Linux 6.12 without the series), another
+# board, more kernel parameters.  The log and results then carry the
+# flavour's name: build/logs/<scenario>-<flavour>.log.
 #
 # The guest's /init prints one KTAP document; the kernel's own parser
 # (tools/testing/kunit/kunit.py parse) reads it from the console log.  A
@@ -14,11 +20,14 @@ set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/scripts/scenario.sh"
 
-build=1 interactive=0
+build=1 interactive=0 o_config= o_board= o_append=
 while [ $# -gt 1 ]; do
 	case $1 in
 	--no-build) build=0 ;;
 	--interactive) interactive=1 ;;
+	--config=*) o_config=${1#*=} ;;
+	--board=*) o_board=${1#*=} ;;
+	--append=*) o_append=${1#*=} ;;
 	*) echo "run-scenario: error: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -33,9 +42,23 @@ if [ ! -f "$file" ]; then
 	exit 2
 fi
 load_scenario "$file" || exit 2
+if [ -n "$o_config" ]; then
+	[ -f "$TOP/configs/$o_config.config" ] ||
+		{ echo "run-scenario: error: --config=$o_config: no configs/$o_config.config" >&2; exit 2; }
+	SC_CONFIG=$o_config SC_NAME=$SC_NAME-$o_config
+fi
+if [ -n "$o_board" ]; then
+	[ -f "$TOP/dts/$o_board.dts" ] ||
+		{ echo "run-scenario: error: --board=$o_board: no dts/$o_board.dts" >&2; exit 2; }
+	SC_BOARD=$o_board
+fi
+SC_CMDLINE="$SC_CMDLINE${o_append:+ $o_append}"
 
 if [ $build = 1 ]; then
-	make -s -C "$TOP" deps kernel-"$SC_CONFIG" modules-"$SC_CONFIG" dtbs guest
+	# The unpatched kernel has no DMB symbols for our modules.
+	mods=modules-$SC_CONFIG
+	[ "$SC_CONFIG" != unpatched ] || mods=
+	make -s -C "$TOP" deps kernel-"$SC_CONFIG" $mods dtbs guest
 fi
 
 KSRC=$TOP/build/linux

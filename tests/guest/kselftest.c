@@ -5,8 +5,10 @@
  * diagnostics, so a failure shows which test case failed and why.
  *
  * usage: kselftest --run=/bin/<test> [--args="..."] [--load=mod,mod]
- *                  [expectations]
- * --load loads our modules first (/lib/modules/<mod>.ko).
+ *                  [--write=path:value,...] [expectations]
+ * --load loads our modules first (/lib/modules/<mod>.ko); --write sets
+ * what the kernel's run_vmtests.sh would set before the test (e.g.
+ * /proc/sys/vm/nr_hugepages:128) and puts the old values back after it.
  * Metrics: pass, fail, skip, error (the "# Totals:" line of kselftest.h),
  * exit (the exit status: 0 pass, 4 skip, other fail), totals (1 if the
  * totals line was seen).
@@ -18,6 +20,43 @@
 #include "guest.h"
 
 static int pass, fail, xfail, xpass, skip, error, totals;
+
+#define MAX_WRITES 4
+
+static struct {
+	char path[128], old[64];
+} writes[MAX_WRITES];
+static int nr_writes;
+
+/* path:value,...: write each value, keeping the old one for restore() */
+static void setup(const char *spec)
+{
+	char buf[512], *w, *save, *colon;
+
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		colon = strrchr(w, ':');
+		if (!colon || colon == w || nr_writes == MAX_WRITES)
+			t_bail("--write: '%s' is not path:value (at most %d)", w, MAX_WRITES);
+		*colon = '\0';
+		snprintf(writes[nr_writes].path, sizeof(writes[0].path), "%s", w);
+		if (file_read_str(w, writes[nr_writes].old, sizeof(writes[0].old)))
+			t_bail("--write: cannot read %s: %s", w, strerror(errno));
+		writes[nr_writes].old[strcspn(writes[nr_writes].old, "\n")] = '\0';
+		nr_writes++;
+		if (file_write(w, colon + 1))
+			t_bail("--write: cannot write '%s' to %s: %s", colon + 1, w, strerror(errno));
+		t_diag("%s: %s (was %s)", w, colon + 1, writes[nr_writes - 1].old);
+	}
+}
+
+static void restore(void)
+{
+	while (nr_writes--)
+		if (file_write(writes[nr_writes].path, writes[nr_writes].old))
+			t_diag("cannot restore %s to %s", writes[nr_writes].path,
+			       writes[nr_writes].old);
+}
 
 static void totals_line(const char *line)
 {
@@ -50,7 +89,10 @@ int main(int argc, char **argv)
 	for (a = strtok_r(cmd, " ", &save); a && ac < 31; a = strtok_r(NULL, " ", &save))
 		av[ac++] = a;
 	av[ac] = NULL;
+	if ((o = opt_get(argc, argv, "write")))
+		setup(o);
 	status = run_program(av, totals_line, NULL);
+	restore();
 	metric_set("pass", pass);
 	metric_set("fail", fail + xpass);
 	metric_set("skip", skip);
