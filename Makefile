@@ -76,7 +76,12 @@ $(B)/guest/dmabuf-heap: $(B)/.series-stamp
 $(B)/v4l-utils/initramfs.list: scripts/v4l-utils.sh
 	@sh scripts/v4l-utils.sh
 
-$(B)/initramfs/base.list: $(GUEST_BINS) $(KSELFTEST_BINS) $(B)/v4l-utils/initramfs.list Makefile
+# A subset of the kernel's mm selftests, unchanged, with their libraries
+$(B)/mm-selftests/initramfs.list: scripts/mm-selftests.sh $(B)/.series-stamp
+	@sh scripts/mm-selftests.sh
+
+$(B)/initramfs/base.list: $(GUEST_BINS) $(KSELFTEST_BINS) $(B)/v4l-utils/initramfs.list \
+		$(B)/mm-selftests/initramfs.list Makefile
 	@mkdir -p $(B)/initramfs
 	@{ echo "dir /dev 0755 0 0"; \
 	   echo "nod /dev/console 0600 0 0 c 5 1"; \
@@ -84,7 +89,7 @@ $(B)/initramfs/base.list: $(GUEST_BINS) $(KSELFTEST_BINS) $(B)/v4l-utils/initram
 	   echo "file /init $(TOP)/$(B)/guest/init 0755 0 0"; \
 	   for p in $(filter-out init,$(GUEST_PROGS)) $(notdir $(KSELFTESTS)); do \
 		echo "file /bin/$$p $(TOP)/$(B)/guest/$$p 0755 0 0"; done; \
-	   cat $(B)/v4l-utils/initramfs.list; \
+	   cat $(B)/v4l-utils/initramfs.list $(B)/mm-selftests/initramfs.list; \
 	} > $@
 
 $(B)/initramfs/base.cpio: $(B)/initramfs/base.list $(B)/gen_init_cpio
@@ -116,8 +121,9 @@ stress:
 	@SCENARIO_FILES="$(wildcard tests/stress/*.scn)" sh scripts/test.sh
 
 scenario:
-	@test -n "$(S)" || { echo "usage: make scenario S=<name>" >&2; exit 2; }
-	@sh scripts/run-scenario.sh $(S)
+	@test -n "$(S)" || { echo "usage: make scenario S=<name> [CONFIG=<flavour>] [BOARD=<dts>] [APPEND=<args>]" >&2; exit 2; }
+	@sh scripts/run-scenario.sh $(if $(CONFIG),--config=$(CONFIG)) $(if $(BOARD),--board=$(BOARD)) \
+		$(if $(APPEND),"--append=$(APPEND)") $(S)
 
 boot:
 	@test -n "$(S)" || { echo "usage: make boot S=<name>" >&2; exit 2; }
