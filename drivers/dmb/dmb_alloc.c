@@ -82,7 +82,7 @@
  */
 struct dmb_area {
 	struct list_head node;
-	struct dmb *dmb;
+	struct dmb_block *dmb;
 	struct device *dev;
 	char name[64];
 	unsigned long base_pfn;
@@ -699,7 +699,7 @@ static const struct file_operations dmb_free_fops = {
 
 /* ---- handles ------------------------------------------------------------- */
 
-static struct dmb_area *dmb_area_create(struct dmb *dmb, struct device *dev)
+static struct dmb_area *dmb_area_create(struct dmb_block *dmb, struct device *dev)
 {
 	const char *full = dmb_name(dmb), *slash = strrchr(full, '/');
 	struct dmb_area *area;
@@ -754,7 +754,7 @@ static void dmb_area_destroy(struct dmb_area *area)
 	kobject_put(&area->kobj);
 }
 
-static struct dmb_handle *dmb_handle_wrap(struct device *dev, struct dmb *dmb)
+static struct dmb_handle *dmb_handle_wrap(struct device *dev, struct dmb_block *dmb)
 {
 	struct dmb_handle *handle;
 	struct dmb_area *area;
@@ -834,7 +834,7 @@ void dmb_handle_put(struct dmb_handle *handle)
 {
 	struct dmb_area *area;
 	unsigned long claimed;
-	struct dmb *dmb;
+	struct dmb_block *dmb;
 	bool last;
 
 	if (IS_ERR_OR_NULL(handle))

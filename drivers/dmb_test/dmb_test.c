@@ -74,7 +74,7 @@ DEFINE_SHOW_ATTRIBUTE(zones);
 #define DMB_TEST_HELD	8
 
 static DEFINE_MUTEX(get_lock);
-static struct dmb *held[DMB_TEST_HELD];
+static struct dmb_block *held[DMB_TEST_HELD];
 static char get_result[160] = "none\n";
 
 static struct dmb_handle *handles[DMB_TEST_HELD];
@@ -149,7 +149,7 @@ static int do_get(const char *path, const char *which)
 {
 	struct platform_device *pdev;
 	unsigned int index;
-	struct dmb *dmb;
+	struct dmb_block *dmb;
 	int i;
 
 	pdev = node_device(path);

@@ -48,7 +48,7 @@
  */
 struct dmb_heap {
 	struct dma_heap *heap;
-	struct dmb *dmb;
+	struct dmb_block *dmb;
 	struct cma *cma;
 	struct mutex lock;	/* @buffers, @cma, taking the block */
 	unsigned long buffers;
@@ -426,7 +426,7 @@ static const struct dma_heap_ops dmb_heap_ops = {
 };
 
 /* Does a device tree node name @dmb in its memory-region? */
-static bool __init dmb_heap_block_referenced(struct dmb *dmb)
+static bool __init dmb_heap_block_referenced(struct dmb_block *dmb)
 {
 	struct device_node *blk, *np;
 	bool found = false;
@@ -452,7 +452,7 @@ static bool __init dmb_heap_block_referenced(struct dmb *dmb)
 	return found;
 }
 
-static int __init dmb_heap_add(struct dmb *dmb)
+static int __init dmb_heap_add(struct dmb_block *dmb)
 {
 	struct dma_heap_export_info exp_info;
 	struct dmb_heap *dmb_heap;
@@ -489,7 +489,7 @@ static int __init dmb_heap_add(struct dmb *dmb)
 static int __init dmb_heap_init(void)
 {
 	unsigned int i, added = 0;
-	struct dmb *dmb;
+	struct dmb_block *dmb;
 
 	dmb_heap_pdev = platform_device_register_simple("dmb-heap",
 							PLATFORM_DEVID_NONE,

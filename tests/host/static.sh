@@ -29,6 +29,17 @@ for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series"); do
 	fi
 done
 
+# No symbol called plain "dmb": on arm and arm64 that is the barrier
+# dmb(), and grep and readers mistake one for the other (issue 10).
+hits=$(cd "$TOP" && grep -nE '^\+.*\b(struct|union|enum) dmb\b([^_]|$)|^\+.*\b(dmb)[[:space:]]*\(' patches/*.patch;
+	cd "$TOP" && grep -rnE '\b(struct|union|enum) dmb\b([^_]|$)|(^|[^_a-z.>])dmb[[:space:]]*\(' drivers include 2>/dev/null)
+if [ -z "$hits" ]; then
+	ok "no symbol named plain dmb (the arm barrier's name)"
+else
+	ko "no symbol named plain dmb (the arm barrier's name)"
+	echo "$hits" | sed 's/^/      /' | head -10
+fi
+
 srcs=$(cd "$TOP" && find drivers include -name '*.[ch]' 2>/dev/null | sort)
 for f in $srcs; do
 	if (cd "$KSRC" && ./scripts/checkpatch.pl --strict -q --no-tree -f "$TOP/$f") > "$OUT/checkpatch.out" 2>&1; then
