@@ -96,7 +96,7 @@ case $SC_CMDLINE in
 	;;
 esac
 
-set -- -M virt,gic-version=2,acpi=off -cpu cortex-a57 -smp 2 -m "$SC_MEMORY" \
+set -- -M virt,gic-version=2,acpi=off -cpu cortex-a57 -smp "$SC_CPUS" -m "$SC_MEMORY" \
 	-nodefaults -display none -no-reboot \
 	-dtb "$DTB" -kernel "$IMAGE" -initrd "$RUN/initrd.cpio" \
 	-append "console=ttyAMA0 panic=-1 quiet $SC_CMDLINE"
@@ -115,12 +115,18 @@ if [ -n "$SC_DISK" ]; then
 		-device virtio-blk-device,drive=disk0
 fi
 if [ -n "$SC_NUMA" ]; then
-	# Two nodes of half the memory each, CPU n on node n.
+	# Two nodes of half the memory and half the CPUs each (the board's
+	# DT says which CPU is on which node: cpu n on node n % 2).
 	half=$(( $(printf '%s' "$SC_MEMORY" | sed 's/G$/*1024/;s/M$//') / 2 ))
+	c0= c1= n=0
+	while [ $n -lt "$SC_CPUS" ]; do
+		if [ $((n % 2)) = 0 ]; then c0="$c0,cpus=$n"; else c1="$c1,cpus=$n"; fi
+		n=$((n + 1))
+	done
 	set -- "$@" -object memory-backend-ram,id=m0,size=${half}M \
 		-object memory-backend-ram,id=m1,size=${half}M \
-		-numa node,nodeid=0,cpus=0,memdev=m0 \
-		-numa node,nodeid=1,cpus=1,memdev=m1
+		-numa node,nodeid=0${c0},memdev=m0 \
+		-numa node,nodeid=1${c1},memdev=m1
 fi
 if [ -n "${QEMU_EXTRA:-}" ]; then
 	# shellcheck disable=SC2086

@@ -14,13 +14,15 @@
 #   timeout:     seconds before the boot counts as hung (optional, 300)
 #   disk:        size of an ext4 virtio-blk disk made fresh for the boot
 #                with mke2fs -d tests/disk (optional), /dev/vda in the guest
-#   numa:        NUMA nodes, one per CPU, memory split evenly (optional;
-#                "2" boots -numa node,cpus=N,memdev=... for nodes 0 and 1)
+#   numa:        NUMA nodes, memory split evenly, the CPUs too (optional;
+#                "2" boots -numa node,cpus=...,memdev=... for nodes 0 and 1)
+#   cpus:        QEMU -smp (optional, 2); the board's DT must list as many
 #   check:       <program> [--option=value...] [metric OP value...]
 #                one in-guest check, tests/guest/<program>.c (repeats)
 #
 # load_scenario FILE sets SC_NAME SC_DESC SC_BOARD SC_MEMORY SC_BOOT
-# SC_CONFIG SC_CMDLINE SC_TIMEOUT SC_CHECKS (one check per line), or
+# SC_CONFIG SC_CMDLINE SC_TIMEOUT SC_DISK SC_NUMA SC_CPUS SC_CHECKS (one
+# check per line), or
 # prints what is wrong with FILE and returns 1.
 
 sc_err() {
@@ -32,7 +34,7 @@ load_scenario() {
 	SC_FILE=$1
 	SC_NAME=$(basename "$1" .scn)
 	SC_DESC= SC_BOARD= SC_MEMORY= SC_BOOT= SC_CONFIG= SC_CMDLINE=
-	SC_TIMEOUT=300 SC_CHECKS= SC_DISK= SC_NUMA=
+	SC_TIMEOUT=300 SC_CHECKS= SC_DISK= SC_NUMA= SC_CPUS=2
 	sc_bad=0 sc_line=
 
 	if [ ! -f "$SC_FILE" ]; then
@@ -61,6 +63,7 @@ load_scenario() {
 		timeout) SC_TIMEOUT=$val ;;
 		disk) SC_DISK=$val ;;
 		numa) SC_NUMA=$val ;;
+		cpus) SC_CPUS=$val ;;
 		check)
 			if [ -z "$val" ]; then
 				sc_err "empty check"
@@ -70,7 +73,7 @@ load_scenario() {
 			SC_CHECKS="$SC_CHECKS$val
 "
 			;;
-		*) sc_err "unknown field '$key' (known: description board memory boot config cmdline timeout disk numa check)" ;;
+		*) sc_err "unknown field '$key' (known: description board memory boot config cmdline timeout disk numa cpus check)" ;;
 		esac
 	done < "$SC_FILE"
 	sc_line=
@@ -98,6 +101,11 @@ load_scenario() {
 	*[!0-9MG]*|[MG]*|*[MG]?*) sc_err "disk '$SC_DISK': want a size like 1G" ;;
 	esac
 	case $SC_NUMA in ''|2) ;; *) sc_err "numa '$SC_NUMA': want 2 (nodes)" ;; esac
+	case $SC_CPUS in
+	[1-8]) [ -z "$SC_NUMA" ] || [ $((SC_CPUS % 2)) = 0 ] ||
+		sc_err "cpus '$SC_CPUS': want an even number with numa: 2" ;;
+	*) sc_err "cpus '$SC_CPUS': want 1 to 8" ;;
+	esac
 	[ -n "$SC_CHECKS" ] || sc_err "no check: a scenario must check something"
 	return $sc_bad
 }
