@@ -639,7 +639,9 @@ size_t region_in(const struct user_region *r, uint64_t base, uint64_t size)
 /*
  * Run argv with its output kept as diagnostics; line_cb sees each line.
  * With tick, the output goes to a file and tick runs every 2 ms until
- * the program exits: the caller watches the system meanwhile.
+ * the program exits: the caller watches the system meanwhile.  The
+ * program runs in its own directory, as run_vmtests.sh runs the mm
+ * selftests (ksm_functional_tests re-executes "./ksm_functional_tests").
  */
 int run_program(char **av, void (*line_cb)(const char *), void (*tick)(void))
 {
@@ -666,6 +668,12 @@ int run_program(char **av, void (*line_cb)(const char *), void (*tick)(void))
 		if (fds[0] >= 0)
 			close(fds[0]);
 		close(fds[1]);
+		snprintf(line, sizeof(line), "%s", av[0]);
+		if (strrchr(line, '/') && strrchr(line, '/') != line) {
+			*strrchr(line, '/') = '\0';
+			if (chdir(line))
+				fprintf(stderr, "cannot chdir to %s: %s\n", line, strerror(errno));
+		}
 		execv(av[0], av);
 		fprintf(stderr, "cannot run %s: %s\n", av[0], strerror(errno));
 		_exit(127);
