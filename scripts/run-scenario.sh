@@ -50,9 +50,12 @@ fi
 if [ -n "$o_board" ]; then
 	[ -f "$TOP/dts/$o_board.dts" ] ||
 		{ echo "run-scenario: error: --board=$o_board: no dts/$o_board.dts" >&2; exit 2; }
-	SC_BOARD=$o_board
+	SC_BOARD=$o_board SC_NAME=$SC_NAME-$o_board
 fi
+# Another command line is another run: its log must not overwrite the
+# scenario's own (the suffix is "append").
 SC_CMDLINE="$SC_CMDLINE${o_append:+ $o_append}"
+[ -z "$o_append" ] || SC_NAME=$SC_NAME-append
 
 if [ $build = 1 ]; then
 	# The unpatched kernel has no DMB symbols for our modules.
@@ -84,6 +87,14 @@ cat "$TOP/build/initramfs/base.cpio" "$RUN/checks.cpio" > "$RUN/initrd.cpio"
 if [ -f "$TOP/build/initramfs/modules-$SC_CONFIG.cpio" ]; then
 	cat "$TOP/build/initramfs/modules-$SC_CONFIG.cpio" >> "$RUN/initrd.cpio"
 fi
+# The kernel's mm selftests only where a check runs one (scripts/mm-selftests.sh)
+case $SC_CHECKS in
+*/bin/mm/*)
+	[ -f "$TOP/build/initramfs/mm-selftests.cpio" ] ||
+		{ echo "run-scenario: error: build/initramfs/mm-selftests.cpio missing: run make guest" >&2; exit 2; }
+	cat "$TOP/build/initramfs/mm-selftests.cpio" >> "$RUN/initrd.cpio"
+	;;
+esac
 
 # @DTB@ in the command line is where QEMU puts the device tree on a direct
 # boot: after the initrd, which starts 128 MiB into RAM, 2 MiB aligned
