@@ -79,11 +79,20 @@ static void on_alarm(int sig)
 	timed_out = 1;
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static int run_check(int idx, char **argv)
 {
 	char path[256];
 	int status;
 	pid_t pid;
+	double t0 = now();
 
 	snprintf(path, sizeof(path), "/bin/%s", argv[0]);
 	fflush(stdout);
@@ -109,6 +118,8 @@ static int run_check(int idx, char **argv)
 		}
 	}
 	alarm(0);
+	/* Where make test's time goes (scenario logs) */
+	printf("    # %s took %.1f s\n", argv[0], now() - t0);
 	if (WIFSIGNALED(status)) {
 		printf("not ok %d %s # killed by signal %d\n", idx, argv[0],
 		       WTERMSIG(status));
