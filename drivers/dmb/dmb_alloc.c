@@ -188,11 +188,43 @@ MODULE_PARM_DESC(test_hooks,
 		 "Create the debugfs alloc/free claim hooks (test kernels only; default: off)");
 
 /*
- * With test_hooks: /sys/kernel/debug/dmb_alloc/test_delay_ms holds a claim
- * made through "alloc" that long between its migration and its commit, so
- * that tests can race it deterministically against the last handle.
+ * With test_hooks: writing 1 to /sys/kernel/debug/dmb_alloc/test_hold holds
+ * every claim made through "alloc" between its migration and its commit
+ * until its area starts to die (the last handle went) or 0 is written, at
+ * most 30 s; test_held counts the claims held now.  Tests race a claim
+ * against the last handle deterministically with them: wait until
+ * test_held is 1, then drop the handle.
  */
-static u32 test_delay_ms;
+static bool test_hold;
+static atomic_t test_held = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(test_hold_wq);
+
+static int test_hold_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(test_hold);
+	return 0;
+}
+
+static int test_hold_set(void *data, u64 val)
+{
+	if (val > 1)
+		return -EINVAL;
+	WRITE_ONCE(test_hold, val);
+	wake_up_all(&test_hold_wq);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(test_hold_fops, test_hold_get, test_hold_set, "%llu\n");
+
+/* A debugfs claim with test_hold set, its run migrated: wait (see above) */
+static void dmb_test_hold(struct dmb_area *area)
+{
+	if (!READ_ONCE(test_hold))
+		return;
+	atomic_inc(&test_held);
+	wait_event_killable_timeout(test_hold_wq, !READ_ONCE(test_hold) ||
+				    READ_ONCE(area->dying), 30 * HZ);
+	atomic_dec(&test_held);
+}
 
 /* ---- claiming ------------------------------------------------------------ */
 
@@ -389,8 +421,8 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 		return ERR_PTR(ret);
 	}
 
-	if (test && READ_ONCE(test_delay_ms))
-		msleep(READ_ONCE(test_delay_ms));
+	if (test)
+		dmb_test_hold(area);
 
 	spin_lock(&area->lock);
 	if (unlikely(area->dying)) {
@@ -847,8 +879,10 @@ void dmb_handle_put(struct dmb_handle *handle)
 	claimed = area->book.claimed;
 	/* with the count: a debugfs claim still in flight will not commit */
 	if (last && !claimed)
-		area->dying = true;
+		WRITE_ONCE(area->dying, true);
 	spin_unlock(&area->lock);
+	if (last && !claimed)
+		wake_up_all(&test_hold_wq);	/* a held debugfs claim */
 	if (last && claimed)
 		dev_warn(area->dev, "dmb_alloc: %s: last handle dropped with %lu pages claimed; they stay claimed\n",
 			 area->name, claimed);
@@ -927,9 +961,12 @@ static int __init dmb_alloc_init(void)
 	if (!dmb_alloc_kobj)
 		return -ENOMEM;
 	dmb_alloc_debugfs = debugfs_create_dir("dmb_alloc", NULL);
-	if (test_hooks)
-		debugfs_create_u32("test_delay_ms", 0600, dmb_alloc_debugfs,
-				   &test_delay_ms);
+	if (test_hooks) {
+		debugfs_create_file_unsafe("test_hold", 0600, dmb_alloc_debugfs,
+					   NULL, &test_hold_fops);
+		debugfs_create_atomic_t("test_held", 0400, dmb_alloc_debugfs,
+					&test_held);
+	}
 	return 0;
 }
 module_init(dmb_alloc_init);

@@ -17,6 +17,11 @@
  * hooks if dmb_alloc was loaded with test_hooks=1); "unhandle" drops
  * every handle kept.  Reading it returns the last result: "ok <name> <base>
  * <size>" or "error <errno>".
+ *
+ * Devices that come and go: "newdev <path>" registers a platform device
+ * "dmb-test-dyn" (no driver binds it) with that node's memory-region, and
+ * "@dyn" in place of a path then names it; "deldev" unregisters it, even
+ * while handles or claims still reference it (they hold the device).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -89,12 +94,56 @@ static void unhandle_all(void)
 	}
 }
 
+/* "newdev": the dynamically registered device, under get_lock */
+static struct platform_device *dyn;
+
+/* "newdev <path>": register a device with the node's memory-region */
+static int do_newdev(const char *path)
+{
+	struct platform_device *pdev;
+	struct device_node *np;
+	int ret;
+
+	if (dyn)
+		return -EBUSY;
+	np = of_find_node_by_path(path);
+	if (!np)
+		return -ENODEV;
+	pdev = platform_device_alloc("dmb-test-dyn", PLATFORM_DEVID_AUTO);
+	if (!pdev) {
+		of_node_put(np);
+		return -ENOMEM;
+	}
+	/* platform_device_release() puts the node */
+	pdev->dev.of_node = np;
+	ret = platform_device_add(pdev);
+	if (ret) {
+		platform_device_put(pdev);
+		return ret;
+	}
+	dyn = pdev;
+	snprintf(get_result, sizeof(get_result), "ok newdev %s\n",
+		 dev_name(&pdev->dev));
+	return 0;
+}
+
+static void do_deldev(void)
+{
+	platform_device_unregister(dyn);	/* NULL is fine */
+	dyn = NULL;
+}
+
 /* The platform device of a device tree node, with a reference, or NULL */
 static struct platform_device *node_device(const char *path)
 {
 	struct platform_device *pdev;
 	struct device_node *np;
 
+	if (!strcmp(path, "@dyn")) {
+		if (dyn)
+			get_device(&dyn->dev);
+		return dyn;
+	}
 	np = of_find_node_by_path(path);
 	if (!np)
 		return NULL;
@@ -198,6 +247,15 @@ static ssize_t get_write(struct file *file, const char __user *ubuf,
 		unhandle_all();
 		snprintf(get_result, sizeof(get_result), "ok unhandle\n");
 		ret = len;
+	} else if (n == 2 && !strcmp(cmd, "newdev")) {
+		ret = do_newdev(path);
+		if (ret)
+			snprintf(get_result, sizeof(get_result), "error %d\n", ret);
+		ret = len;
+	} else if (n == 1 && !strcmp(cmd, "deldev")) {
+		do_deldev();
+		snprintf(get_result, sizeof(get_result), "ok deldev\n");
+		ret = len;
 	} else if (n == 3 && !strcmp(cmd, "handle")) {
 		ret = do_handle(path, which);
 		if (ret)
@@ -249,6 +307,7 @@ static void __exit dmb_test_exit(void)
 	mutex_lock(&get_lock);
 	unhandle_all();
 	put_all();
+	do_deldev();
 	mutex_unlock(&get_lock);
 }
 module_exit(dmb_test_exit);

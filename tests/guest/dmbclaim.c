@@ -29,9 +29,16 @@
  *               bounded time, the trace event and the error name the pfn,
  *               and another process keeps running meanwhile
  *   lastput     a claim through debugfs, held between its migration and
- *               its commit (test_delay_ms), races the last handle: it
+ *               its commit (test_hold) until the last handle goes: it
  *               fails with -ENODEV, nothing stays claimed, and dmb_alloc
  *               unloads
+ *   dyndev      a device registered at run time (dmb_test "newdev") takes
+ *               the block and claims, is unregistered, and drops its last
+ *               handle: the run stays claimed and the warning names the
+ *               gone device (its handle and area hold it: under KASAN no
+ *               use-after-free); a second device takes the block, finds
+ *               the run, frees it, and the area goes with the first
+ *               device's last reference; both modules then unload
  *   driver_run  the debugfs "free" hook refuses a run that a driver (the
  *               sample decoder) claimed and userspace maps: -EPERM, and
  *               the frames stay intact
@@ -67,6 +74,26 @@ struct blk {
 	uint64_t base, size;
 	char dir[256];
 };
+
+/* dmb_test "newdev" on the first decoder's node: 0 and its name, or -1 */
+static int newdev(char name[64])
+{
+	char res[160];
+
+	if (file_write(TEST_FILE, "newdev /video-decoder-0") ||
+	    file_read_str(TEST_FILE, res, sizeof(res)) ||
+	    sscanf(res, "ok newdev %63s", name) != 1)
+		return -1;
+	return 0;
+}
+
+/* A number in a file, or -1 */
+static long read_num(const char *path)
+{
+	char buf[32];
+
+	return file_read_str(path, buf, sizeof(buf)) ? -1 : strtol(buf, NULL, 0);
+}
 
 /* Take a dmb_alloc handle on a decoder's block and find its debugfs dir. */
 static int take(const char *node, struct blk *b)
@@ -557,27 +584,68 @@ int main(int argc, char **argv)
 		metric_set("stop", ioctl(fd, DMB_VDEC_STOP, NULL) ? -errno : 0);
 		close(fd);
 	} else if (!strcmp(test, "lastput")) {
-		int status = 0;
+		int status = 0, i;
 		pid_t pid;
 
 		/* dmb_test's handle must be the last: no decoder driver */
 		if (syscall(SYS_delete_module, "dmb_vdec", O_NONBLOCK) && errno != ENOENT)
 			t_bail("cannot unload dmb_vdec: %s", strerror(errno));
-		if (file_write(DA_DIR "/test_delay_ms", "1500"))
-			t_bail("no test_delay_ms knob");
+		if (file_write(DA_DIR "/test_hold", "1"))
+			t_bail("no test_hold knob");
 		pid = fork();
 		if (!pid)
 			_exit(-claim(&b0, 4 << 20, 0, NULL));
-		usleep(500000);		/* the claim now sleeps before its commit */
+		/* the claim migrated its run and waits before its commit */
+		for (i = 0; i < 3000 && read_num(DA_DIR "/test_held") != 1; i++)
+			usleep(10000);
+		metric_set("held", read_num(DA_DIR "/test_held"));
+		/* drops the last handle, which lets the claim go on */
 		file_write(TEST_FILE, "unhandle");	/* waits for that write */
 		waitpid(pid, &status, 0);
 		metric_set("claim", WIFEXITED(status) ? -WEXITSTATUS(status) : 1);
 		metric_set("area_gone", access(b0.dir, F_OK) != 0);
-		file_write(DA_DIR "/test_delay_ms", "0");
+		metric_set("held_after", read_num(DA_DIR "/test_held"));
+		file_write(DA_DIR "/test_hold", "0");
 		metric_set("rmmod_test", syscall(SYS_delete_module, "dmb_test",
 						 O_NONBLOCK) ? -errno : 0);
 		metric_set("rmmod_alloc", syscall(SYS_delete_module, "dmb_alloc",
 						  O_NONBLOCK) ? -errno : 0);
+		check_expectations(argc, argv);
+		return t_finish();
+	} else if (!strcmp(test, "dyndev")) {
+		char a[64] = "", b[64] = "", needle[128];
+		static char kl[1 << 17];
+		struct blk d;
+		int len;
+
+		/* the block must have no owner: no decoder, no handle of ours */
+		if (syscall(SYS_delete_module, "dmb_vdec", O_NONBLOCK) && errno != ENOENT)
+			t_bail("cannot unload dmb_vdec: %s", strerror(errno));
+		file_write(TEST_FILE, "unhandle");
+		metric_set("newdev_a", newdev(a));
+		metric_set("handle_a", take("@dyn", &d));
+		metric_set("claim_a", claim(&d, 4 << 20, 0, NULL));
+		file_write(TEST_FILE, "deldev");	/* gone, still referenced */
+		klogctl(5, NULL, 0);			/* clear the ring */
+		file_write(TEST_FILE, "unhandle");	/* warns through it */
+		len = klogctl(3, kl, sizeof(kl) - 1);
+		kl[len > 0 ? len : 0] = '\0';
+		snprintf(needle, sizeof(needle), "%s: dmb_alloc:", a);
+		metric_set("warn_names_dev", a[0] && line_has(kl, needle, "last handle dropped"));
+		metric_set("orphan_claimed", info_val(&d, "claimed"));
+		metric_set("newdev_b", newdev(b));
+		metric_set("handle_b", take("@dyn", &d));
+		metric_set("claimed_b", info_val(&d, "claimed"));
+		metric_set("free", release(&d, 0, 0));
+		file_write(TEST_FILE, "unhandle");	/* the area and device a go */
+		metric_set("area_gone", access(d.dir, F_OK) != 0);
+		file_write(TEST_FILE, "deldev");
+		metric_set("rmmod_test", syscall(SYS_delete_module, "dmb_test",
+						 O_NONBLOCK) ? -errno : 0);
+		metric_set("rmmod_alloc", syscall(SYS_delete_module, "dmb_alloc",
+						  O_NONBLOCK) ? -errno : 0);
+		t_report("device %s claimed 4 MiB, went away and dropped its handle; %s took the block over",
+			 a, b);
 		check_expectations(argc, argv);
 		return t_finish();
 	} else if (!strcmp(test, "orphan")) {

@@ -17,6 +17,10 @@
  * whole_after (a claim of the whole block after the run, 0); corrupt
  * (damaged pages of a bystander's checksummed data); leaks (kmemleak's
  * suspects after two scans).
+ * Then, without randomness, each allocation of a claim, of a decoder
+ * session and of a rebind fails once in turn (/proc/thread-self/fail-nth):
+ * nth_<op>_sites, nth_<op>_err, nth_<op>_covered, nth_<op>_left_claimed,
+ * nth_bad_errno (see fail_each()).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -209,6 +213,89 @@ static void work(int rounds, int out)
 	_exit(0);
 }
 
+/* ---- every allocation site once: /proc/thread-self/fail-nth ------------ */
+
+static int op_claim(void)
+{
+	int ret = file_write(BLK "alloc", "16777216");
+
+	if (!ret && file_write(BLK "free", "all"))
+		return -EIO;	/* not an allocation failure: counted as bad */
+	return ret;
+}
+
+static int op_session(void)
+{
+	return session(0x2000);
+}
+
+static int op_bind(void)
+{
+	return rebind();
+}
+
+/*
+ * Fail the n-th allocation (slab or pages) this thread makes in @op, for
+ * n = 1, 2, ... until @op makes fewer than n: each allocation on its path
+ * fails once, in order, whatever the random phase hit or missed.  After
+ * each, nothing may stay claimed and a failure must reach the caller as
+ * an errno we expect.  Metrics <name>_sites (allocations seen, each failed
+ * once), <name>_err (of them, the ones the operation returned as an
+ * error), <name>_covered (1: the last n found no allocation left to fail).
+ */
+static void fail_each(const char *name, int (*op)(void), int max, double *bad)
+{
+	int fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	double err = 0, claimed = 0;
+	char v[16], m[64];
+	int n, ret;
+	ssize_t len;
+
+	if (fd < 0)
+		t_bail("no /proc/thread-self/fail-nth: %s", strerror(errno));
+	for (n = 1; n <= max; n++) {
+		snprintf(v, sizeof(v), "%d", n);
+		if (pwrite(fd, v, strlen(v), 0) < 0)
+			t_bail("fail-nth: %s", strerror(errno));
+		ret = op();
+		/* what is left of n: 0 once the n-th allocation failed */
+		len = pread(fd, v, sizeof(v) - 1, 0);
+		if (pwrite(fd, "0", 1, 0) < 0 || len <= 0)
+			t_bail("fail-nth: %s", strerror(errno));
+		v[len] = '\0';
+		if (atoi(v))
+			break;
+		if (ret) {
+			err++;
+			if (!expected_errno(-ret)) {
+				(*bad)++;
+				t_diag("%s: allocation %d failed: unexpected errno %d",
+				       name, n, ret);
+			}
+		}
+		/* a failed bind leaves the decoder unbound: bind it for the next */
+		if (op == op_bind && ret)
+			file_write("/sys/bus/platform/drivers/dmb-vdec/bind",
+				   "video-decoder-0");
+		if (info_claimed()) {
+			claimed++;
+			t_diag("%s: allocation %d failed: %ld pages stay claimed",
+			       name, n, info_claimed());
+		}
+	}
+	close(fd);
+	snprintf(m, sizeof(m), "%s_sites", name);
+	metric_set(m, n - 1);
+	snprintf(m, sizeof(m), "%s_err", name);
+	metric_set(m, err);
+	snprintf(m, sizeof(m), "%s_covered", name);
+	metric_set(m, n <= max);
+	snprintf(m, sizeof(m), "%s_left_claimed", name);
+	metric_set(m, claimed);
+	t_report("%s: each of its %d allocations failed once, %.0f of them reached the caller as an error",
+		 name, n - 1, err);
+}
+
 static uint32_t pattern(size_t i)
 {
 	return (uint32_t)(i * 2654435761u) ^ 0x0fa17ed5u;
@@ -275,6 +362,17 @@ int main(int argc, char **argv)
 	metric_set("bad_errno", c.bad_errno);
 	/* the decoder may have failed to bind at the end: bind it */
 	file_write("/sys/bus/platform/drivers/dmb-vdec/bind", "video-decoder-0");
+
+	/* then every allocation of a claim, a session and a bind, in turn */
+	{
+		double nth_bad = 0;
+
+		fail_each("nth_claim", op_claim, 400, &nth_bad);
+		fail_each("nth_session", op_session, 400, &nth_bad);
+		fail_each("nth_bind", op_bind, 400, &nth_bad);
+		metric_set("nth_bad_errno", nth_bad);
+		file_write("/sys/bus/platform/drivers/dmb-vdec/bind", "video-decoder-0");
+	}
 	metric_set("claimed_after", info_claimed());
 	metric_set("whole_after", file_write(BLK "alloc", "268435456"));
 	file_write(BLK "free", "all");

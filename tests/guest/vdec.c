@@ -22,7 +22,8 @@
  *   mmaplock   while a START claims (seconds, the block full of user
  *              data), the same process maps the decoder (refused at once:
  *              no session yet) and maps, faults and unmaps anonymous
- *              memory without waiting for the claim
+ *              memory without waiting for the claim (mmap_in_claim and
+ *              faults_in_claim: they happened while it still ran)
  *   killwait   a START that waits for another file's claim (seconds, the
  *              block full of user data) dies at once when killed
  * Metrics: see each test; most end with count_after (buffers of the
@@ -229,8 +230,8 @@ static void unfill(pid_t pid)
 
 /* ---- mmaplock: page faults while another thread claims ---------------- */
 
-static volatile int claiming;
-static volatile double fault_gap, mmap_ms = -1;
+static volatile int claiming, mmap_in_claim = -1;
+static volatile double fault_gap, mmap_ms = -1, faults_in_claim;
 
 static void *claimer(void *arg)
 {
@@ -255,6 +256,7 @@ static void *mapper(void *arg)
 	/* no session yet: refused at once, never waiting for the claim */
 	m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
 	mmap_ms = now_ms() - t0;
+	mmap_in_claim = claiming;	/* returned while START still claimed */
 	if (m != MAP_FAILED)
 		munmap(m, 4096);
 	return NULL;
@@ -276,6 +278,7 @@ static void *faulter(void *arg)
 		if (m != MAP_FAILED) {
 			m[0] = 1;
 			munmap(m, 4096);
+			faults_in_claim += claiming;
 		}
 		t = now_ms();
 		if (t - last > fault_gap)
@@ -597,6 +600,8 @@ int main(int argc, char **argv)
 		pthread_join(t3, NULL);
 		metric_set("start", arg);
 		metric_set("mmap_ms", mmap_ms);
+		metric_set("mmap_in_claim", mmap_in_claim);
+		metric_set("faults_in_claim", faults_in_claim);
 		metric_set("max_fault_gap_ms", fault_gap);
 		t_report("while a START claimed for %.0f ms, mmap() returned in %.1f ms and the longest page fault gap was %.1f ms",
 			 now_ms() - t0, mmap_ms, fault_gap);
