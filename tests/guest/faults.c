@@ -217,11 +217,14 @@ static void work(int rounds, int out)
 
 static int op_claim(void)
 {
-	int ret = file_write(BLK "alloc", "16777216");
+	return file_write(BLK "alloc", "16777216");
+}
 
+/* After a claim, with nothing failing: give back what it took */
+static void undo_claim(int ret)
+{
 	if (!ret && file_write(BLK "free", "all"))
-		return -EIO;	/* not an allocation failure: counted as bad */
-	return ret;
+		t_diag("nth_claim: cannot free the claim");
 }
 
 static int op_session(void)
@@ -234,6 +237,14 @@ static int op_bind(void)
 	return rebind();
 }
 
+/* A failed bind leaves the decoder unbound: bind it for the next round */
+static void undo_bind(int ret)
+{
+	if (ret)
+		file_write("/sys/bus/platform/drivers/dmb-vdec/bind",
+			   "video-decoder-0");
+}
+
 /*
  * Fail the n-th allocation (slab or pages) this thread makes in @op, for
  * n = 1, 2, ... until @op makes fewer than n: each allocation on its path
@@ -243,7 +254,8 @@ static int op_bind(void)
  * once), <name>_err (of them, the ones the operation returned as an
  * error), <name>_covered (1: the last n found no allocation left to fail).
  */
-static void fail_each(const char *name, int (*op)(void), int max, double *bad)
+static void fail_each(const char *name, int (*op)(void), void (*undo)(int),
+		      int max, double *bad)
 {
 	int fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
 	double err = 0, claimed = 0;
@@ -263,6 +275,8 @@ static void fail_each(const char *name, int (*op)(void), int max, double *bad)
 		if (pwrite(fd, "0", 1, 0) < 0 || len <= 0)
 			t_bail("fail-nth: %s", strerror(errno));
 		v[len] = '\0';
+		if (undo)
+			undo(ret);
 		if (atoi(v))
 			break;
 		if (ret) {
@@ -273,10 +287,6 @@ static void fail_each(const char *name, int (*op)(void), int max, double *bad)
 				       name, n, ret);
 			}
 		}
-		/* a failed bind leaves the decoder unbound: bind it for the next */
-		if (op == op_bind && ret)
-			file_write("/sys/bus/platform/drivers/dmb-vdec/bind",
-				   "video-decoder-0");
 		if (info_claimed()) {
 			claimed++;
 			t_diag("%s: allocation %d failed: %ld pages stay claimed",
@@ -367,9 +377,9 @@ int main(int argc, char **argv)
 	{
 		double nth_bad = 0;
 
-		fail_each("nth_claim", op_claim, 400, &nth_bad);
-		fail_each("nth_session", op_session, 400, &nth_bad);
-		fail_each("nth_bind", op_bind, 400, &nth_bad);
+		fail_each("nth_claim", op_claim, undo_claim, 400, &nth_bad);
+		fail_each("nth_session", op_session, NULL, 400, &nth_bad);
+		fail_each("nth_bind", op_bind, undo_bind, 400, &nth_bad);
 		metric_set("nth_bad_errno", nth_bad);
 		file_write("/sys/bus/platform/drivers/dmb-vdec/bind", "video-decoder-0");
 	}

@@ -510,23 +510,69 @@ int64_t meminfo_kb(const char *field)
 	return v;
 }
 
+/*
+ * This process's pagemap: opened again after a fork, as /proc/self was
+ * resolved when the parent opened it
+ */
+static int pagemap_fd(void)
+{
+	static pid_t owner;
+	static int fd = -1;
+
+	if (fd >= 0 && owner != getpid()) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0) {
+		fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+		owner = getpid();
+	}
+	return fd;
+}
+
 uint64_t virt_to_pfn(const void *addr)
 {
-	static int fd = -1;
-	uint64_t ent;
-	off_t off;
+	uint64_t pfn;
 
-	if (fd < 0) {
-		fd = open("/proc/self/pagemap", O_RDONLY);
-		if (fd < 0)
-			return 0;
+	return virt_to_pfns(addr, 1, &pfn) ? 0 : pfn;
+}
+
+int virt_to_pfns(const void *addr, size_t n, uint64_t *pfn)
+{
+	off_t off = (uintptr_t)addr / page_size() * sizeof(uint64_t);
+	int fd = pagemap_fd();
+	uint64_t ent[512];
+	size_t i, k, chunk;
+	ssize_t got;
+
+	if (fd < 0)
+		return -1;
+	for (i = 0; i < n; i += chunk) {
+		chunk = n - i < 512 ? n - i : 512;
+		got = pread(fd, ent, chunk * sizeof(ent[0]),
+			    off + i * sizeof(ent[0]));
+		if (got != (ssize_t)(chunk * sizeof(ent[0])))
+			return -1;
+		for (k = 0; k < chunk; k++)
+			pfn[i + k] = ent[k] >> 63 ? ent[k] & ((1ULL << 55) - 1) : 0;
 	}
-	off = (uintptr_t)addr / page_size() * sizeof(ent);
-	if (pread(fd, &ent, sizeof(ent), off) != sizeof(ent))
-		return 0;
-	if (!(ent >> 63))
-		return 0;
-	return ent & ((1ULL << 55) - 1);
+	return 0;
+}
+
+size_t pages_in_range(const void *addr, size_t n, uint64_t base, uint64_t size)
+{
+	uint64_t pfn[512];
+	size_t i, k, chunk, in = 0;
+	long ps = page_size();
+
+	for (i = 0; i < n; i += chunk) {
+		chunk = n - i < 512 ? n - i : 512;
+		if (virt_to_pfns((const char *)addr + i * ps, chunk, pfn))
+			return 0;
+		for (k = 0; k < chunk; k++)
+			in += pfn[k] && pfn[k] * ps >= base && pfn[k] * ps < base + size;
+	}
+	return in;
 }
 
 long page_size(void)
@@ -623,15 +669,7 @@ size_t region_bad(const struct user_region *r)
 
 size_t region_in(const struct user_region *r, uint64_t base, uint64_t size)
 {
-	size_t i, n = 0;
-	long ps = page_size();
-
-	for (i = 0; i < r->len; i += ps) {
-		uint64_t pa = virt_to_pfn(r->p + i) * ps;
-
-		n += pa >= base && pa < base + size;
-	}
-	return n;
+	return pages_in_range(r->p, r->len / page_size(), base, size);
 }
 
 /* ---- running other programs -------------------------------------------- */

@@ -104,6 +104,14 @@ int64_t meminfo_kb(const char *field);
 
 /* PFN backing a virtual address of this process, 0 if not present. */
 uint64_t virt_to_pfn(const void *addr);
+/*
+ * PFNs backing @n pages from page-aligned @addr, 0 where not present, read
+ * from pagemap 512 at a time (a read a page costs the debug kernel most of
+ * a millisecond); 0, or -1 if pagemap cannot be read.
+ */
+int virt_to_pfns(const void *addr, size_t n, uint64_t *pfn);
+/* Of @n pages from @addr, how many lie in physical [base, base+size) */
+size_t pages_in_range(const void *addr, size_t n, uint64_t base, uint64_t size);
 
 long page_size(void);
 

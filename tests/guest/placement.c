@@ -7,6 +7,7 @@
  * Metrics: pages, unmapped (pages pagemap did not resolve), dram<N>.pages,
  * dram<N>.pct (share of the workload on controller N, in percent).
  */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -16,7 +17,7 @@ int main(int argc, char **argv)
 {
 	const char *opt = opt_get(argc, argv, "size");
 	int64_t size = opt ? parse_size(opt) : 256 << 20;
-	uint64_t pages, unmapped = 0, on[MAX_CTRL] = { 0 }, i;
+	uint64_t pages, unmapped = 0, on[MAX_CTRL] = { 0 }, i, *pfns;
 	struct ctrl c[MAX_CTRL];
 	char name[64];
 	long ps = page_size();
@@ -38,8 +39,11 @@ int main(int argc, char **argv)
 	for (i = 0; i < pages; i++)
 		memset(buf + i * ps, (int)(i & 0xff) | 1, 64);
 
+	pfns = calloc(pages, sizeof(*pfns));
+	if (!pfns || virt_to_pfns(buf, pages, pfns))
+		t_bail("cannot read /proc/self/pagemap");
 	for (i = 0; i < pages; i++) {
-		uint64_t pfn = virt_to_pfn(buf + i * ps);
+		uint64_t pfn = pfns[i];
 
 		k = pfn ? ctrl_of(c, nc, pfn * ps) : -1;
 		if (k < 0)
