@@ -4,7 +4,10 @@
  * driver makes them, driven through its debugfs hooks on the blocks of the
  * default board's decoders (handles taken with the dmb_test module).
  *
- * usage: dmbclaim --test=NAME [--fill=SIZE] [expectations]
+ * usage: dmbclaim --test=NAME [--fill=SIZE] [--fill-this-block=1] [expectations]
+ * --fill-this-block=1: while loaded/signal fill memory, the other decoder's
+ * block is claimed whole, so that the user pages land in this one first
+ * (a small fill then still puts thousands of pages in the block).
  *   idle        claim 64M of an idle block and release it
  *   whole       claim the whole block
  *   fragment    64 runs of 4M, every other released: 8M does not fit
@@ -408,8 +411,13 @@ int main(int argc, char **argv)
 			 * and the OOM killer would step in.
 			 */
 			want = (meminfo_kb("MemFree") << 10) - (192 << 20);
+		if (opt_get(argc, argv, "fill-this-block") &&
+		    (take("/video-decoder-1", &b1) || claim(&b1, b1.size, 0, NULL)))
+			t_bail("cannot claim /video-decoder-1's block");
 		if (want <= 0 || fill(&l, want))
 			t_bail("cannot fill %lld bytes", (long long)want);
+		if (opt_get(argc, argv, "fill-this-block"))
+			release(&b1, 0, 0);	/* free for the migration */
 		metric_set("user_before", pages_in(&l, &b0));
 		report_load("before the claim", &l, &b0);
 		if (strcmp(test, "signal")) {
