@@ -67,8 +67,8 @@
  * @mutex: serialises alloc_contig_range() on this block
  * @handles: handles given out and not put, under dmb_area_lock
  * @dying: the last handle went with nothing claimed and the area is being
- *	destroyed: a claim still in flight (debugfs) must not commit; under
- *	@lock
+ *	destroyed: a claim still in flight (debugfs) must not commit;
+ *	written under @lock, read without it by the test hold
  * @kobj: /sys/kernel/mm/dmb_alloc/<name>, owns the area's memory
  * @debugfs: /sys/kernel/debug/dmb_alloc/<name>
  * @test_last_pfn: first page of the last run claimed through debugfs,
@@ -190,8 +190,9 @@ MODULE_PARM_DESC(test_hooks,
 /*
  * With test_hooks: writing 1 to /sys/kernel/debug/dmb_alloc/test_hold holds
  * every claim made through "alloc" between its migration and its commit
- * until its area starts to die (the last handle went) or 0 is written, at
- * most 30 s; test_held counts the claims held now.  Tests race a claim
+ * until its area starts to die (the last handle went with nothing else
+ * claimed) or 0 is written, at most 30 s (also when the area never dies
+ * because other runs stay claimed); test_held counts the claims held now.  Tests race a claim
  * against the last handle deterministically with them: wait until
  * test_held is 1, then drop the handle.
  */
@@ -331,8 +332,10 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 	 */
 	zgfp = flags & DMB_ALLOC_NOZERO ? gfp : gfp | __GFP_ZERO;
 	claim = kmalloc(sizeof(*claim), GFP_KERNEL);
-	if (!claim)
+	if (!claim) {
+		atomic_long_inc(&area->claims_failed);
 		return ERR_PTR(-ENOMEM);
+	}
 	claim->test = test;
 	offset = area->base_pfn & mask;
 	deadline = jiffies + msecs_to_jiffies(DMB_ALLOC_MAX_MS);
@@ -979,7 +982,7 @@ static void __exit dmb_alloc_exit(void)
 	mutex_lock(&dmb_area_lock);
 	list_for_each_entry_safe(area, tmp, &dmb_area_list, node) {
 		spin_lock(&area->lock);
-		area->dying = true;
+		WRITE_ONCE(area->dying, true);
 		spin_unlock(&area->lock);
 		dmb_area_destroy(area);
 	}

@@ -19,7 +19,8 @@
  * <size>" or "error <errno>".
  *
  * Devices that come and go: "newdev <path>" registers a platform device
- * "dmb-test-dyn" (no driver binds it) with that node's memory-region, and
+ * "dmb-test-dyn" with that node's memory-region (driver_override "none":
+ * the node's own driver does not bind it), and
  * "@dyn" in place of a path then names it; "deldev" unregisters it, even
  * while handles or claims still reference it (they hold the device).
  */
@@ -116,7 +117,10 @@ static int do_newdev(const char *path)
 	}
 	/* platform_device_release() puts the node */
 	pdev->dev.of_node = np;
-	ret = platform_device_add(pdev);
+	pdev->dev.of_node_reused = true;
+	ret = device_set_driver_override(&pdev->dev, "none");
+	if (!ret)
+		ret = platform_device_add(pdev);
 	if (ret) {
 		platform_device_put(pdev);
 		return ret;

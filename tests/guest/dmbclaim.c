@@ -38,8 +38,10 @@
  *   dyndev      a device registered at run time (dmb_test "newdev") takes
  *               the block and claims, is unregistered, and drops its last
  *               handle: the run stays claimed and the warning names the
- *               gone device (its handle and area hold it: under KASAN no
- *               use-after-free); a second device takes the block, finds
+ *               gone device (the core's owner and the area's device
+ *               hold it: under KASAN no use-after-free); while its handle
+ *               lives a second device is refused the block (-EBUSY);
+ *               afterwards a second device takes the block, finds
  *               the run, frees it, and the area goes with the first
  *               device's last reference; both modules then unload
  *   driver_run  the debugfs "free" hook refuses a run that a driver (the
@@ -78,6 +80,18 @@ struct blk {
 	char dir[256];
 };
 
+/* dmb_test's last result: 0 for "ok ...", the errno of "error <errno>" */
+static int read_result(char *res, size_t len)
+{
+	int err;
+
+	if (file_read_str(TEST_FILE, res, len))
+		return -1;
+	if (!strncmp(res, "ok", 2))
+		return 0;
+	return sscanf(res, "error %d", &err) == 1 ? err : -1;
+}
+
 /* dmb_test "newdev" on the first decoder's node: 0 and its name, or -1 */
 static int newdev(char name[64])
 {
@@ -88,6 +102,11 @@ static int newdev(char name[64])
 	    sscanf(res, "ok newdev %63s", name) != 1)
 		return -1;
 	return 0;
+}
+
+static void hold_off(void)
+{
+	file_write(DA_DIR "/test_hold", "0");
 }
 
 /* A number in a file, or -1 */
@@ -591,6 +610,7 @@ int main(int argc, char **argv)
 		/* dmb_test's handle must be the last: no decoder driver */
 		if (syscall(SYS_delete_module, "dmb_vdec", O_NONBLOCK) && errno != ENOENT)
 			t_bail("cannot unload dmb_vdec: %s", strerror(errno));
+		atexit(hold_off);	/* a bail-out must not leave claims held */
 		if (file_write(DA_DIR "/test_hold", "1"))
 			t_bail("no test_hold knob");
 		pid = fork();
@@ -603,10 +623,10 @@ int main(int argc, char **argv)
 		/* drops the last handle, which lets the claim go on */
 		file_write(TEST_FILE, "unhandle");	/* waits for that write */
 		waitpid(pid, &status, 0);
-		metric_set("claim", WIFEXITED(status) ? -WEXITSTATUS(status) : 1);
-		metric_set("area_gone", access(b0.dir, F_OK) != 0);
 		metric_set("held_after", read_num(DA_DIR "/test_held"));
 		file_write(DA_DIR "/test_hold", "0");
+		metric_set("claim", WIFEXITED(status) ? -WEXITSTATUS(status) : 1);
+		metric_set("area_gone", access(b0.dir, F_OK) != 0);
 		metric_set("rmmod_test", syscall(SYS_delete_module, "dmb_test",
 						 O_NONBLOCK) ? -errno : 0);
 		metric_set("rmmod_alloc", syscall(SYS_delete_module, "dmb_alloc",
@@ -614,7 +634,7 @@ int main(int argc, char **argv)
 		check_expectations(argc, argv);
 		return t_finish();
 	} else if (!strcmp(test, "dyndev")) {
-		char a[64] = "", b[64] = "", needle[128];
+		char a[64] = "", b[64] = "", needle[128], res[160];
 		static char kl[1 << 17];
 		struct blk d;
 		int len;
@@ -627,6 +647,11 @@ int main(int argc, char **argv)
 		metric_set("handle_a", take("@dyn", &d));
 		metric_set("claim_a", claim(&d, 4 << 20, 0, NULL));
 		file_write(TEST_FILE, "deldev");	/* gone, still referenced */
+		/* a's handle still holds the block: a new device is refused */
+		metric_set("newdev_b_early", newdev(b));
+		file_write(TEST_FILE, "handle @dyn 0");
+		metric_set("handle_b_early", read_result(res, sizeof(res)));
+		file_write(TEST_FILE, "deldev");
 		file_write(TEST_FILE, "unhandle");	/* warns through it */
 		len = klogctl(3, kl, sizeof(kl) - 1);
 		kl[len > 0 ? len : 0] = '\0';

@@ -20,7 +20,9 @@
  * Then, without randomness, each allocation of a claim, of a decoder
  * session and of a rebind fails once in turn (/proc/thread-self/fail-nth):
  * nth_<op>_sites, nth_<op>_err, nth_<op>_covered, nth_<op>_left_claimed,
- * nth_bad_errno (see fail_each()).
+ * nth_bad_errno (see fail_each()); nth_claim_dmb_failed counts the claims
+ * that failed inside dmb_alloc() (its claims_failed counter), not only in
+ * the system calls on the way to it.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -377,7 +379,15 @@ int main(int argc, char **argv)
 	{
 		double nth_bad = 0;
 
+		const char *cf = "/sys/kernel/mm/dmb_alloc/dmb@60000000/claims_failed";
+		char buf[32];
+		long before = file_read_str(cf, buf, sizeof(buf)) ? -1 : atol(buf);
+
 		fail_each("nth_claim", op_claim, undo_claim, 400, &nth_bad);
+		/* failures inside dmb_alloc() itself, not only on the way in */
+		metric_set("nth_claim_dmb_failed", before < 0 ||
+			   file_read_str(cf, buf, sizeof(buf)) ? -1 :
+			   atol(buf) - before);
 		fail_each("nth_session", op_session, NULL, 400, &nth_bad);
 		fail_each("nth_bind", op_bind, undo_bind, 400, &nth_bad);
 		metric_set("nth_bad_errno", nth_bad);

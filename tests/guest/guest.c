@@ -568,7 +568,7 @@ size_t pages_in_range(const void *addr, size_t n, uint64_t base, uint64_t size)
 	for (i = 0; i < n; i += chunk) {
 		chunk = n - i < 512 ? n - i : 512;
 		if (virt_to_pfns((const char *)addr + i * ps, chunk, pfn))
-			return 0;
+			t_bail("cannot read /proc/self/pagemap");
 		for (k = 0; k < chunk; k++)
 			in += pfn[k] && pfn[k] * ps >= base && pfn[k] * ps < base + size;
 	}

@@ -22,8 +22,9 @@
  *   mmaplock   while a START claims (seconds, the block full of user
  *              data), the same process maps the decoder (refused at once:
  *              no session yet) and maps, faults and unmaps anonymous
- *              memory without waiting for the claim (mmap_in_claim and
- *              faults_in_claim: they happened while it still ran)
+ *              memory without waiting for the claim (mmap_in_claim,
+ *              claim_after_mmap_ms and faults_in_claim: they happened
+ *              while it still ran)
  *   killwait   a START that waits for another file's claim (seconds, the
  *              block full of user data) dies at once when killed
  * Metrics: see each test; most end with count_after (buffers of the
@@ -232,6 +233,7 @@ static void unfill(pid_t pid)
 
 static volatile int claiming, mmap_in_claim = -1;
 static volatile double fault_gap, mmap_ms = -1, faults_in_claim;
+static volatile double mmap_done, claim_done;
 
 static void *claimer(void *arg)
 {
@@ -239,6 +241,7 @@ static void *claimer(void *arg)
 
 	claiming = 1;
 	*(int *)arg = start(fd, 1, 256 << 20);
+	claim_done = now_ms();
 	claiming = 0;
 	return NULL;
 }
@@ -255,7 +258,8 @@ static void *mapper(void *arg)
 	t0 = now_ms();
 	/* no session yet: refused at once, never waiting for the claim */
 	m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
-	mmap_ms = now_ms() - t0;
+	mmap_done = now_ms();
+	mmap_ms = mmap_done - t0;
 	mmap_in_claim = claiming;	/* returned while START still claimed */
 	if (m != MAP_FAILED)
 		munmap(m, 4096);
@@ -601,6 +605,8 @@ int main(int argc, char **argv)
 		metric_set("start", arg);
 		metric_set("mmap_ms", mmap_ms);
 		metric_set("mmap_in_claim", mmap_in_claim);
+		/* how long the claim went on after mmap() had returned */
+		metric_set("claim_after_mmap_ms", claim_done - mmap_done);
 		metric_set("faults_in_claim", faults_in_claim);
 		metric_set("max_fault_gap_ms", fault_gap);
 		t_report("while a START claimed for %.0f ms, mmap() returned in %.1f ms and the longest page fault gap was %.1f ms",
