@@ -192,9 +192,9 @@ MODULE_PARM_DESC(test_hooks,
  * every claim made through "alloc" between its migration and its commit
  * until its area starts to die (the last handle went with nothing else
  * claimed) or 0 is written, at most 30 s (also when the area never dies
- * because other runs stay claimed); test_held counts the claims held now.  Tests race a claim
- * against the last handle deterministically with them: wait until
- * test_held is 1, then drop the handle.
+ * because other runs stay claimed); test_held counts the claims held now.
+ * Tests race a claim against the last handle deterministically with them:
+ * wait until test_held is 1, then drop the handle.
  */
 static bool test_hold;
 static atomic_t test_held = ATOMIC_INIT(0);

@@ -20,9 +20,9 @@
  *
  * Devices that come and go: "newdev <path>" registers a platform device
  * "dmb-test-dyn" with that node's memory-region (driver_override "none":
- * the node's own driver does not bind it), and
- * "@dyn" in place of a path then names it; "deldev" unregisters it, even
- * while handles or claims still reference it (they hold the device).
+ * the node's own driver does not bind it), and "@dyn" in place of a path
+ * then names it; "deldev" unregisters it, even while handles or claims
+ * still use it (the core's owner and dmb_alloc's area hold references).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
