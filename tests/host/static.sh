@@ -7,6 +7,12 @@
 #    the module sources;
 #  - W=1 and sparse (C=2) on mm/dmb.o and on the modules: no warnings.
 # Needs build/linux prepared and build/obj-test built.
+#
+# A verdict depends only on the file judged, the options and the tree the
+# tools come from (build/linux, named by its series stamp): a clean one is
+# remembered in build/cache/static under a hash of those, and the next run
+# judges again only what changed (make check in an edit loop).  Failures
+# are never remembered.  NO_CACHE=1 judges everything.
 set -u
 # The kernel's python helpers (spdxcheck.py) need Debian's python3-ply:
 # use the system python3 even where another python3 comes first in PATH.
@@ -15,13 +21,40 @@ export PATH=/usr/bin:/bin:$PATH
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 KSRC=$TOP/build/linux
 OUT=$TOP/build/static
-mkdir -p "$OUT"
-pass=0 fail=0
+CACHE=$TOP/build/cache/static
+mkdir -p "$OUT" "$CACHE"
+[ -z "${NO_CACHE:-}" ] || rm -f "$CACHE"/*
+pass=0 fail=0 cached=0
 ok() { pass=$((pass + 1)); echo "   [PASSED] $*"; }
 ko() { fail=$((fail + 1)); echo "   [FAILED] $*"; }
+tree=$(cat "$KSRC/../.series-stamp" 2>/dev/null || echo none)
+
+# judged <output> <key files...> -- <command...>: run the command (output
+# to <output>) unless it passed before on files of the same content and
+# the same tree; succeeds when it passes.
+judged() {
+	jout=$1
+	shift
+	key=$( {
+		echo "$tree"
+		while [ "$1" != -- ]; do echo "$1"; cat "$1"; shift; done
+		shift
+		echo "$*"
+	} | sha256sum | cut -c1-40)
+	while [ "$1" != -- ]; do shift; done
+	shift
+	if [ -f "$CACHE/$key" ]; then
+		cached=$((cached + 1))
+		: > "$jout"
+		return 0
+	fi
+	"$@" > "$jout" 2>&1 || return 1
+	touch "$CACHE/$key"
+}
 
 for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/series"); do
-	if (cd "$KSRC" && ./scripts/checkpatch.pl --strict -q "$TOP/patches/$p") > "$OUT/$p.checkpatch" 2>&1; then
+	if judged "$OUT/$p.checkpatch" "$TOP/patches/$p" -- \
+			sh -c 'cd "$1" && ./scripts/checkpatch.pl --strict -q "$2"' - "$KSRC" "$TOP/patches/$p"; then
 		ok "checkpatch --strict $p"
 	else
 		ko "checkpatch --strict $p"
@@ -42,7 +75,8 @@ fi
 
 srcs=$(cd "$TOP" && find drivers include -name '*.[ch]' 2>/dev/null | sort)
 for f in $srcs; do
-	if (cd "$KSRC" && ./scripts/checkpatch.pl --strict -q --no-tree -f "$TOP/$f") > "$OUT/checkpatch.out" 2>&1; then
+	if judged "$OUT/checkpatch.out" "$TOP/$f" -- \
+			sh -c 'cd "$1" && ./scripts/checkpatch.pl --strict -q --no-tree -f "$2"' - "$KSRC" "$TOP/$f"; then
 		ok "checkpatch --strict -f $f"
 	else
 		ko "checkpatch --strict -f $f"
@@ -78,22 +112,31 @@ CHK=$TOP/build/obj-check
 mkdir -p "$CHK"
 cmp -s "$TOP/build/obj-test/.config" "$CHK/.config" ||
 	cp "$TOP/build/obj-test/.config" "$CHK/.config"
-if make -s -C "$KSRC" O="$CHK" W=1 C=2 CHECK=sparse mm/dmb.o > "$OUT/dmb-w1.log" 2>&1 &&
-   ! grep -E 'dmb.*(warning|error)' "$OUT/dmb-w1.log" >/dev/null; then
+dmb_w1() {
+	make -s -C "$KSRC" O="$CHK" W=1 C=2 CHECK=sparse mm/dmb.o > "$OUT/dmb-w1.log" 2>&1 &&
+		! grep -E 'dmb.*(warning|error)' "$OUT/dmb-w1.log" >/dev/null
+}
+if judged "$OUT/dmb-w1.out" "$CHK/.config" -- dmb_w1; then
 	ok "W=1 and sparse clean: mm/dmb.o"
 else
 	ko "W=1 and sparse on mm/dmb.o"
 	head -20 "$OUT/dmb-w1.log" | sed 's/^/      /'
 fi
 # A copy of their own too: the boots' modules are not rebuilt under them.
-if MODULES_EXT=ext-check sh "$TOP/scripts/build-modules.sh" test W=1 C=2 > "$OUT/mod-w1.log" 2>&1 &&
-   ! grep -E 'warning|error' "$TOP/build/logs/modules-ext-check.log" >/dev/null; then
+modules_w1() {
+	MODULES_EXT=ext-check sh "$TOP/scripts/build-modules.sh" test W=1 C=2 > "$OUT/mod-w1.log" 2>&1 &&
+		! grep -E 'warning|error' "$TOP/build/logs/modules-ext-check.log" >/dev/null
+}
+# shellcheck disable=SC2046
+if judged "$OUT/mod-w1.out" "$CHK/.config" "$TOP/scripts/build-modules.sh" \
+		$(find "$TOP/Kbuild" "$TOP/drivers" "$TOP/include" -type f \( -name Kbuild -o -name '*.[ch]' \) | sort) -- modules_w1; then
 	ok "W=1 and sparse clean: modules"
 else
 	ko "W=1 and sparse on the modules"
 	grep -E 'warning|error' "$OUT/mod-w1.log" "$TOP/build/logs/modules-ext-check.log" | head -20 | sed 's/^/      /'
 fi
 
+[ $cached = 0 ] || echo "   ($cached of them judged clean before on the same content: build/cache/static; NO_CACHE=1 judges all)"
 echo "== static: $pass passed, $fail failed"
 [ -n "${RESULTS:-}" ] && echo "$pass $fail 0 static-checks" >> "$RESULTS"
 [ $fail = 0 ]
