@@ -52,7 +52,11 @@ load_scenario() {
 			sc_err "'$raw' is not 'key: value'"
 			continue
 		fi
-		val=$(printf '%s' "${line#*:}" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')
+		# trimmed in the shell: a fork per line made reading every
+		# scenario take seconds
+		val=${line#*:}
+		val=${val#"${val%%[![:space:]]*}"}
+		val=${val%"${val##*[![:space:]]}"}
 		case $key in
 		description) SC_DESC=$val ;;
 		board) SC_BOARD=$val ;;
@@ -78,10 +82,12 @@ load_scenario() {
 	done < "$SC_FILE"
 	sc_line=
 
-	for f in desc board memory boot config; do
-		eval "v=\$SC_$(echo $f | tr a-z A-Z)"
-		[ -n "$v" ] || sc_err "missing field '$(echo $f | sed s/^desc$/description/)'"
-	done
+	[ -n "$SC_DESC" ] || sc_err "missing field 'description'"
+	[ -n "$SC_BOARD" ] || sc_err "missing field 'board'"
+	[ -n "$SC_MEMORY" ] || sc_err "missing field 'memory'"
+	[ -n "$SC_BOOT" ] || sc_err "missing field 'boot'"
+	[ -n "$SC_CONFIG" ] || sc_err "missing field 'config'"
+
 	case $SC_BOARD in
 	*/*) SC_BOARD_FILE=$TOP/$SC_BOARD.dts ;;
 	*) SC_BOARD_FILE=$TOP/dts/$SC_BOARD.dts ;;
