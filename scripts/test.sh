@@ -124,7 +124,7 @@ total=$(wc -l < "$POOL/pending")
 run_job() {	# run_job <name> <kind> <argument>
 	case $2 in
 	scn) sh scripts/run-scenario.sh --no-build "$3" ;;
-	host) sh "$3" ;;
+	host) sh tests/host/cached.sh "$3" ;;
 	bench) BENCH_SIZE=small BENCH_NO_BUILD=1 sh scripts/bench.sh ;;
 	esac > "$POOL/$1.out" 2>&1 || :
 	touch "$POOL/$1.done"

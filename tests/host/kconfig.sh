@@ -4,6 +4,7 @@
 # arm64 hook and is tested nowhere else; 32-bit highmem kernels are not
 # supported): Kconfig must refuse it on 32-bit arm and on x86_64, and keep
 # it on arm64.  Runs the kernel's own Kconfig in build/kconfig-<arch>.
+# inputs: tree
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)

@@ -14,6 +14,7 @@
 # per simulator test; a run that aborts without saying which test failed
 # counts one failure.
 # Needs liburcu-dev and libasan (scripts/deps.sh).
+# inputs: tree
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
