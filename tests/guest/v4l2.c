@@ -24,9 +24,10 @@
  *   ctrl_ok (1: all on the block's controller), user_in_buffer (user
  *   pages where buffers were, while streaming), corrupt (user pages
  *   damaged), left (buffers still listed after v4l2-ctl exits), reuse
- *   (user pages where the buffers were, in the first 64 MiB of new user
- *   data that has any, trying up to 768 MiB), reuse_block (pages of that
- *   last 64 MiB in the block).
+ *   (user pages where the buffers were, in new user data written 64 MiB
+ *   at a time in base pages from each CPU in turn, until half the
+ *   buffers' pages are reused or 768 MiB are written), reuse_block
+ *   (pages of the last 64 MiB in the block).
  *
  * usage: v4l2 --test=unbind --label=<label> [expectations]
  *   a second opener, bad ioctls, and unbinding the driver under a file
@@ -40,15 +41,18 @@
  *   listed after the close; the report is gone: -ENOENT), rebound (1: the
  *   node is back after bind), reopen (0 or -errno of a REQBUFS there).
  */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -320,7 +324,7 @@ static int stream(int argc, char **argv, const char *node)
 	uint64_t base = 0, bsize = 0;
 	int n, i, nc, ret, fd, outside = 0, ctrl_ok = 1, nout = 0, ncap = 0;
 	int decoded, bad;
-	size_t user;
+	size_t user, buf_pages;
 
 	if (!block)
 		t_bail("--test=stream needs --block=<dmb node name>");
@@ -413,12 +417,24 @@ static int stream(int argc, char **argv, const char *node)
 
 	/*
 	 * Freed: the memory serves user pages again.  New user data, 64 MiB
-	 * at a time (at most 768 MiB), until some lands where buffers were.
+	 * at a time (at most 768 MiB), until half the buffers' pages hold
+	 * some.  Freed buffers go back page by page, to the per-CPU free lists of
+	 * the CPU that freed them, where only order-0 allocations on that
+	 * CPU find them: the new data is in base pages (no THP) and written
+	 * from each CPU in turn.
 	 */
-	for (user = 0, i = 0; n_bufs && !user && i < 12; i++) {
+	prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+	for (buf_pages = 0, i = 0; i < n_bufs; i++)
+		buf_pages += bufs[i].len / page_size();
+	for (user = 0, i = 0; n_bufs && user < buf_pages / 2 && i < 12; i++) {
+		cpu_set_t cpus;
+
+		CPU_ZERO(&cpus);
+		CPU_SET(i % 2, &cpus);
+		sched_setaffinity(0, sizeof(cpus), &cpus);
 		if (region_fill(&regions[3], 64 << 20, 0x44444444 + i, -1))
 			t_bail("cannot fill anonymous memory again");
-		user = pages_in_bufs(&regions[3]);
+		user += pages_in_bufs(&regions[3]);
 	}
 	metric_set("reuse", user);
 	/* and the block as a whole */
