@@ -75,9 +75,27 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.frag-stamp" 2>/dev/null)" != "$wan
 	echo "$want" > "$OBJ/.frag-stamp"
 fi
 
+# Kbuild takes 8 s to find that nothing changed, on every make test,
+# make scenario and bench: skip it when the configuration and the tree
+# (its commit, uncommitted changes and untracked files) are those of the
+# last successful build.
+state=$( {
+	echo "$want"
+	git -C "$KSRC" rev-parse HEAD
+	git -C "$KSRC" diff HEAD --binary
+	git -C "$KSRC" ls-files -z --others --exclude-standard |
+		(cd "$KSRC" && xargs -0r sha256sum)
+} | sha256sum | cut -d' ' -f1)
+if [ -f "$OBJ/arch/arm64/boot/Image" ] &&
+   [ "$(cat "$OBJ/.build-stamp" 2>/dev/null)" = "$state" ]; then
+	exit 0
+fi
+rm -f "$OBJ/.build-stamp"
+
 echo "build-kernel: building $flavour (log: build/logs/build-$flavour.log)"
 if ! make -C "$KSRC" O="$OBJ" CC="ccache ${CROSS_COMPILE}gcc" -j"$(nproc)" \
 		Image modules >> "$LOG" 2>&1; then
 	grep -E 'error|Error' "$LOG" | head -20 >&2
 	die "kernel build ($flavour) failed (full log: $LOG)"
 fi
+echo "$state" > "$OBJ/.build-stamp"
