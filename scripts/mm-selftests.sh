@@ -33,6 +33,8 @@ if [ ! -f "$LIBS/root/usr/lib/aarch64-linux-gnu/libnuma.a" ] ||
 	sh "$TOP/scripts/debian-arm64.sh" "$LIBS" bookworm \
 		libnuma-dev libnuma1 liburing-dev liburing2 busybox-static
 fi
+# its own make, not a job of the calling one (make -j2 guest)
+unset MAKEFLAGS MFLAGS MAKELEVEL
 make -s -C "$TOP/build/linux" ARCH=arm64 O="$OUT/hdr" headers
 
 # What the selftests' check_config.sh would find: liburing is there.

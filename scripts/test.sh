@@ -76,7 +76,9 @@ set -- $configs
 first=$1
 shift
 rest="$*"
-make -s kernel-"$first" modules-"$first" dtbs guest
+# The guest side (Debian downloads, cross-compiled programs) builds
+# beside the kernel: on a clean clone its downloads overlap the compile.
+make -s -j2 kernel-"$first" modules-"$first" dtbs guest
 for b in $fixtures; do
 	sh scripts/build-dtb.sh "$b"
 done
