@@ -193,7 +193,9 @@ while :; do
 		fi
 		secs=0
 		[ ! -f "$POOL/$j.start" ] || secs=$(( $(date +%s) - $(cat "$POOL/$j.start") ))
-		echo "$secs $j" >> "$POOL/durations"
+		# A replayed pass says nothing about how long the job takes.
+		grep -q '(replayed: ' "$POOL/$j.out" ||
+			echo "$secs $j" >> "$POOL/durations"
 		running=$(echo $running | tr ' ' '\n' | grep -vx "$j" | tr '\n' ' ')
 		nrun=$((nrun - 1)) ndone=$((ndone + 1))
 		start_jobs

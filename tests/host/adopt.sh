@@ -17,7 +17,7 @@
 # DMB, LINUX and KBUILD are the names the README uses for the user's paths.
 # (what it reads, for tests/host/cached.sh: the tree, the kernel built
 # from it with these configs, the README and the module sources)
-# inputs: tree configs/base.config configs/test.config README.md Kbuild drivers include
+# inputs: tree patches build/obj-test/.config configs/base.config configs/test.config README.md Kbuild drivers include
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)

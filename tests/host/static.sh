@@ -9,7 +9,8 @@
 # Needs build/linux prepared and build/obj-test built.
 #
 # A verdict depends only on the file judged, the options and the tree the
-# tools come from (build/linux, named by its series stamp): a clean one is
+# tools come from (build/linux, named by scripts/tree-state.sh, and the
+# versions of the tools and of this script): a clean one is
 # remembered in build/cache/static under a hash of those, and the next run
 # judges again only what changed (make check in an edit loop).  Failures
 # are never remembered.  NO_CACHE=1 judges everything.
@@ -27,7 +28,13 @@ mkdir -p "$OUT" "$CACHE"
 pass=0 fail=0 cached=0
 ok() { pass=$((pass + 1)); echo "   [PASSED] $*"; }
 ko() { fail=$((fail + 1)); echo "   [FAILED] $*"; }
-tree=$(cat "$KSRC/../.series-stamp" 2>/dev/null || echo none)
+tree=$( {
+	sh "$TOP/scripts/tree-state.sh" "$KSRC"
+	cat "$0"
+	aarch64-linux-gnu-gcc --version
+	sparse --version
+	perl -v
+} 2>&1 | sha256sum | cut -c1-40)
 
 # judged <output> <key files...> -- <command...>: run the command (output
 # to <output>) unless it passed before on files of the same content and
