@@ -156,6 +156,8 @@ static int killed_player(const char *label)
 	int status = 0;
 	pid_t pid = fork();
 
+	if (pid < 0)	/* never kill(-1, ...): that is every process */
+		return 0;
 	if (!pid) {
 		char path[64];
 		int fd;
@@ -208,6 +210,8 @@ int main(int argc, char **argv)
 	hogs[0] = spawn(hog, hog_len);
 	hogs[1] = spawn(hog, near_oom ? hog_len : hog_len / 2);
 	ch = spawn(churn, churn_len);
+	if (hogs[0] < 0 || hogs[1] < 0 || ch < 0)
+		t_bail("cannot fork the load: %s", strerror(errno));
 
 	for (c = 0; c < cycles; c++) {
 		for (k = 0; k < 2; k++) {

@@ -324,6 +324,7 @@ static int stream(int argc, char **argv, const char *node)
 	uint64_t base = 0, bsize = 0;
 	int n, i, nc, ret, fd, outside = 0, ctrl_ok = 1, nout = 0, ncap = 0;
 	int decoded, bad;
+	long ncpus;
 	size_t user, buf_pages;
 
 	if (!block)
@@ -423,15 +424,20 @@ static int stream(int argc, char **argv, const char *node)
 	 * CPU find them: the new data is in base pages (no THP) and written
 	 * from each CPU in turn.
 	 */
-	prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+	if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0))
+		t_diag("PR_SET_THP_DISABLE: %s", strerror(errno));
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpus < 1)
+		ncpus = 1;
 	for (buf_pages = 0, i = 0; i < n_bufs; i++)
 		buf_pages += bufs[i].len / page_size();
 	for (user = 0, i = 0; n_bufs && user < buf_pages / 2 && i < 12; i++) {
 		cpu_set_t cpus;
 
 		CPU_ZERO(&cpus);
-		CPU_SET(i % 2, &cpus);
-		sched_setaffinity(0, sizeof(cpus), &cpus);
+		CPU_SET(i % ncpus, &cpus);
+		if (sched_setaffinity(0, sizeof(cpus), &cpus))
+			t_diag("sched_setaffinity(%ld): %s", (long)(i % ncpus), strerror(errno));
 		if (region_fill(&regions[3], 64 << 20, 0x44444444 + i, -1))
 			t_bail("cannot fill anonymous memory again");
 		user += pages_in_bufs(&regions[3]);
