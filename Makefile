@@ -48,18 +48,22 @@ modules-%: kernel-% $(B)/gen_init_cpio
 
 dtbs: prepare $(DTBS)
 
-$(B)/dtb/%.dtb: dts/%.dts $(wildcard dts/*.dtsi) scripts/build-dtb.sh
+$(B)/dtb/%.dtb: dts/%.dts $(wildcard dts/*.dtsi) scripts/build-dtb.sh | prepare
 	@sh scripts/build-dtb.sh $*
 
-$(B)/gen_init_cpio: $(B)/.series-stamp
+# prepare-kernel.sh writes the stamp; the rule only lets a clean tree
+# name it before prepare has run (the order-only | prepare waits for it).
+$(B)/.series-stamp: ;
+
+$(B)/gen_init_cpio: $(B)/.series-stamp | prepare
 	@mkdir -p $(B)
 	cc -O2 -o $@ $(B)/linux/usr/gen_init_cpio.c
 
-$(B)/guest/init: tests/guest/init.c
+$(B)/guest/init: tests/guest/init.c | deps
 	@mkdir -p $(B)/guest
 	$(CROSS)gcc $(GUEST_CFLAGS) -o $@ $<
 
-$(B)/guest/%: tests/guest/%.c tests/guest/guest.c tests/guest/guest.h
+$(B)/guest/%: tests/guest/%.c tests/guest/guest.c tests/guest/guest.h | deps
 	@mkdir -p $(B)/guest
 	$(CROSS)gcc $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
 
@@ -67,17 +71,17 @@ $(B)/guest/%: tests/guest/%.c tests/guest/guest.c tests/guest/guest.h
 KSELFTESTS := dmabuf-heaps/dmabuf-heap
 KSELFTEST_BINS := $(addprefix $(B)/guest/,$(notdir $(KSELFTESTS)))
 
-$(B)/guest/dmabuf-heap: $(B)/.series-stamp
+$(B)/guest/dmabuf-heap: $(B)/.series-stamp | prepare
 	@mkdir -p $(B)/guest
 	$(CROSS)gcc -static -O2 -I$(B)/linux/tools/testing/selftests -o $@ \
 		$(B)/linux/tools/testing/selftests/dmabuf-heaps/dmabuf-heap.c
 
 # Debian's arm64 v4l2-compliance and v4l2-ctl with their libraries
-$(B)/v4l-utils/initramfs.list: scripts/v4l-utils.sh
+$(B)/v4l-utils/initramfs.list: scripts/v4l-utils.sh | deps
 	@sh scripts/v4l-utils.sh
 
 # A subset of the kernel's mm selftests, unchanged, with their libraries
-$(B)/mm-selftests/initramfs.list: scripts/mm-selftests.sh $(B)/.series-stamp
+$(B)/mm-selftests/initramfs.list: scripts/mm-selftests.sh $(B)/.series-stamp | prepare
 	@sh scripts/mm-selftests.sh
 
 $(B)/initramfs/base.list: $(GUEST_BINS) $(KSELFTEST_BINS) $(B)/v4l-utils/initramfs.list Makefile
