@@ -81,10 +81,8 @@ fi
 # last successful build.
 state=$( {
 	echo "$want"
-	git -C "$KSRC" rev-parse HEAD
-	git -C "$KSRC" diff HEAD --binary
-	git -C "$KSRC" ls-files -z --others --exclude-standard |
-		(cd "$KSRC" && xargs -0r sha256sum)
+	cat "$OBJ/.config" "$0"
+	sh "$TOP/scripts/tree-state.sh" "$KSRC"
 } | sha256sum | cut -d' ' -f1)
 if [ -f "$OBJ/arch/arm64/boot/Image" ] &&
    [ "$(cat "$OBJ/.build-stamp" 2>/dev/null)" = "$state" ]; then
