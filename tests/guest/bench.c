@@ -758,16 +758,16 @@ static void part_unbind(int argc, char **argv)
 	fd = open(BENCH_DIR "ballast", O_RDWR);
 	if (fd < 0)
 		t_bail("cannot open the ballast: %s", strerror(errno));
-	free0 = meminfo_kb("MemFree");
+	free0 = free_kb();
 	metric_set("ballast_write", dprintf(fd, "64") > 0 ? 0 : -1);
 	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	buf[n > 0 ? n : 0] = '\0';
 	metric_set("ballast_mb", atoi(buf));
 	metric_set("unbind", file_write("/sys/bus/platform/drivers/dmb-bench/unbind", "bench"));
 	metric_set("write_after_unbind", dprintf(fd, "32") > 0 ? 0 : -errno);
-	free1 = meminfo_kb("MemFree");
+	free1 = free_kb();
 	close(fd);		/* ->release after the device is gone */
-	metric_set("freed_on_close_mb", (meminfo_kb("MemFree") - free1) / 1024.0);
+	metric_set("freed_on_close_mb", (free_kb() - free1) / 1024.0);
 	metric_set("held_mb", (free0 - free1) / 1024.0);
 	metric_set("bind", file_write("/sys/bus/platform/drivers/dmb-bench/bind", "bench"));
 	metric_set("regions_after_bind", read_regions());

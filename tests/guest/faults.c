@@ -15,14 +15,16 @@
  * page_alloc_injected (failures the kernel injected, from "times");
  * claimed_after (pages of the block still claimed after the run);
  * whole_after (a claim of the whole block after the run, 0); corrupt
- * (damaged pages of a bystander's checksummed data); leaks (kmemleak's
+ * (damaged pages of a bystander's checksummed data, and of the data put
+ * in the claimed range for the nth_claim pass); leaks (kmemleak's
  * suspects after two scans).
  * Then, without randomness, each allocation of a claim, of a decoder
  * session and of a rebind fails once in turn (/proc/thread-self/fail-nth):
  * nth_<op>_sites, nth_<op>_err, nth_<op>_covered, nth_<op>_left_claimed,
  * nth_bad_errno (see fail_each()); nth_claim_dmb_failed counts the claims
  * that failed inside dmb_alloc() (its claims_failed counter), not only in
- * the system calls on the way to it.
+ * the system calls on the way to it: nth_claim_user_pages user pages are
+ * put in the claimed range first, so that its migration has work.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -217,9 +219,36 @@ static void work(int rounds, int out)
 
 /* ---- every allocation site once: /proc/thread-self/fail-nth ------------ */
 
+/* The block is free before each claim: it takes the block's first 16 MiB */
+#define CLAIM_BASE 0x60000000ULL
+#define CLAIM_SIZE (16ULL << 20)
+
 static int op_claim(void)
 {
 	return file_write(BLK "alloc", "16777216");
+}
+
+/*
+ * Anonymous memory in chunks of 32 MiB (at most 16 of them, never below
+ * 256 MiB available) until some of it lies in the range op_claim() takes
+ * (ZONE_MOVABLE is tried first, the block is free again): how many
+ * pages do, 0 if none could be put there.  The chunks stay in @r.
+ */
+#define FILL_CHUNKS 16
+static size_t user_in_claim(struct user_region *r)
+{
+	size_t in = 0;
+	int n;
+
+	for (n = 0; n < FILL_CHUNKS && in < 64; n++) {
+		if (meminfo_kb("MemAvailable") < (32 + 256) << 10 ||
+		    region_fill(&r[n], 32 << 20, 0xc1a1 + n, -1)) {
+			r[n].p = NULL;
+			break;
+		}
+		in += region_in(&r[n], CLAIM_BASE, CLAIM_SIZE);
+	}
+	return in;
 }
 
 /* After a claim, with nothing failing: give back what it took */
@@ -377,13 +406,26 @@ int main(int argc, char **argv)
 
 	/* then every allocation of a claim, a session and a bind, in turn */
 	{
-		double nth_bad = 0;
-
 		const char *cf = "/sys/kernel/mm/dmb_alloc/dmb@60000000/claims_failed";
+		struct user_region fill[FILL_CHUNKS] = { 0 };
+		double nth_bad = 0;
+		size_t in_claim;
 		char buf[32];
 		long before = file_read_str(cf, buf, sizeof(buf)) ? -1 : atol(buf);
+		int k;
 
+		/*
+		 * The random rounds moved the user pages out of the range the
+		 * claim takes: put some back, so that its migration has work
+		 * (and allocations to fail) whatever else the boot left there.
+		 */
+		in_claim = user_in_claim(fill);
+		metric_set("nth_claim_user_pages", in_claim);
 		fail_each("nth_claim", op_claim, undo_claim, 400, &nth_bad);
+		for (k = 0; k < FILL_CHUNKS && fill[k].p; k++) {
+			bad += region_bad(&fill[k]);
+			munmap(fill[k].p, fill[k].len);
+		}
 		/* failures inside dmb_alloc() itself, not only on the way in */
 		metric_set("nth_claim_dmb_failed", before < 0 ||
 			   file_read_str(cf, buf, sizeof(buf)) ? -1 :

@@ -510,6 +510,25 @@ int64_t meminfo_kb(const char *field)
 	return v;
 }
 
+int64_t free_kb(void)
+{
+	FILE *f = fopen("/proc/zoneinfo", "r");
+	int64_t v = meminfo_kb("MemFree");
+	long long n, pcp = 0;
+	char line[256];
+
+	if (!f || v < 0) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " count: %lld", &n) == 1)
+			pcp += n;
+	fclose(f);
+	return v + pcp * (page_size() >> 10);
+}
+
 /*
  * This process's pagemap: opened again after a fork, as /proc/self was
  * resolved when the parent opened it

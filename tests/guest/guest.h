@@ -101,6 +101,11 @@ int read_dmbs(struct dmb_range *d, int max);
 
 /* A /proc/meminfo field in kB, or -1 if absent. */
 int64_t meminfo_kb(const char *field);
+/*
+ * Free memory in kB: MemFree and the pages on the per-CPU free lists,
+ * which MemFree leaves out (a page freed goes there first); -1 on error.
+ */
+int64_t free_kb(void);
 
 /* PFN backing a virtual address of this process, 0 if not present. */
 uint64_t virt_to_pfn(const void *addr);
