@@ -21,12 +21,15 @@ B := build
 CROSS := aarch64-linux-gnu-
 GUEST_CFLAGS := -static -O2 -Wall -Wextra -Wno-format-truncation -Iinclude/uapi
 
-GUEST_PROGS := $(filter-out guest,$(patsubst tests/guest/%.c,%,$(wildcard tests/guest/*.c)))
-GUEST_BINS := $(addprefix $(B)/guest/,$(GUEST_PROGS))
+# The guest programs other than init are one static binary, dmb-guest,
+# that runs the program it is called as (tests/guest/multicall.c)
+GUEST_PROGS := $(filter-out guest multicall init,$(patsubst tests/guest/%.c,%,$(wildcard tests/guest/*.c)))
+GUEST_OBJS := $(patsubst %,$(B)/guest/obj/%.o,$(GUEST_PROGS))
+GUEST_BINS := $(B)/guest/init $(B)/guest/dmb-guest
 BOARDS := $(patsubst dts/%.dts,%,$(wildcard dts/*.dts))
 DTBS := $(addprefix $(B)/dtb/,$(addsuffix .dtb,$(BOARDS)))
 
-.PHONY: all deps prepare dtbs guest test check check-dts demo bench stress scenario boot clean help
+.PHONY: FORCE all deps prepare dtbs guest test check check-dts demo bench stress scenario boot clean help
 .DEFAULT_GOAL := help
 
 help:
@@ -63,9 +66,20 @@ $(B)/guest/init: tests/guest/init.c | deps
 	@mkdir -p $(B)/guest
 	$(CROSS)gcc $(GUEST_CFLAGS) -o $@ $<
 
-$(B)/guest/%: tests/guest/%.c tests/guest/guest.c tests/guest/guest.h | deps
+$(B)/guest/obj/%.o: tests/guest/%.c tests/guest/guest.h | deps
+	@mkdir -p $(B)/guest/obj
+	$(CROSS)gcc $(GUEST_CFLAGS) -Dmain=guest_main_$* -c -o $@ $<
+
+# The program table, rewritten only when the set of programs changes
+$(B)/guest/progs.h: FORCE
 	@mkdir -p $(B)/guest
-	$(CROSS)gcc $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
+	@for p in $(GUEST_PROGS); do echo "PROG($$p)"; done > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(B)/guest/dmb-guest: tests/guest/multicall.c $(B)/guest/progs.h $(GUEST_OBJS) tests/guest/guest.c tests/guest/guest.h | deps
+	$(CROSS)gcc $(GUEST_CFLAGS) -I$(B)/guest -o $@ tests/guest/multicall.c $(GUEST_OBJS) tests/guest/guest.c
+
+FORCE:
 
 # The kernel's own selftests, unchanged, from the patched tree
 KSELFTESTS := dmabuf-heaps/dmabuf-heap
@@ -90,7 +104,9 @@ $(B)/initramfs/base.list: $(GUEST_BINS) $(KSELFTEST_BINS) $(B)/v4l-utils/initram
 	   echo "nod /dev/console 0600 0 0 c 5 1"; \
 	   for d in proc sys tmp mnt bin etc; do echo "dir /$$d 0755 0 0"; done; \
 	   echo "file /init $(TOP)/$(B)/guest/init 0755 0 0"; \
-	   for p in $(filter-out init,$(GUEST_PROGS)) $(notdir $(KSELFTESTS)); do \
+	   echo "file /bin/dmb-guest $(TOP)/$(B)/guest/dmb-guest 0755 0 0"; \
+	   for p in $(GUEST_PROGS); do echo "slink /bin/$$p dmb-guest 0777 0 0"; done; \
+	   for p in $(notdir $(KSELFTESTS)); do \
 		echo "file /bin/$$p $(TOP)/$(B)/guest/$$p 0755 0 0"; done; \
 	   cat $(B)/v4l-utils/initramfs.list; \
 	} > $@
