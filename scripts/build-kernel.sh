@@ -42,12 +42,7 @@ mkdir -p "$OBJ" "$TOP/build/logs"
 # A -s from the calling make would silence the log we keep for errors.
 unset MAKEFLAGS MFLAGS MAKELEVEL
 export ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
-export CCACHE_DIR=${CCACHE_DIR:-$TOP/build/ccache}
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-# Sources change by git reset when the series changes: let ccache hash
-# contents, not timestamps, and ignore the build path in debug info.
-export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
-export CCACHE_BASEDIR=$TOP/build
+. "$TOP/scripts/ccache-env.sh"
 
 # shellcheck disable=SC2086
 want=$(cat $frags "$TOP/build/.series-stamp" 2>/dev/null | sha256sum | cut -d' ' -f1)

@@ -21,7 +21,7 @@ EXT=$TOP/build/${MODULES_EXT:-ext-$flavour}
 LOG=$TOP/build/logs/modules-${MODULES_EXT:-$flavour}.log
 unset MAKEFLAGS MFLAGS MAKELEVEL
 export ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
-export CCACHE_DIR=${CCACHE_DIR:-$TOP/build/ccache}
+. "$TOP/scripts/ccache-env.sh"
 
 [ -f "$OBJ/Module.symvers" ] || { echo "build-modules: error: build kernel-$flavour first" >&2; exit 1; }
 mkdir -p "$EXT" "$TOP/build/initramfs" "$TOP/build/logs"
