@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * evict: how often the pages of the decoders' blocks move when both
+ * decoders start, one after the other (issue 13, "migrate each page
+ * once").  Anonymous user data fills --fill percent of the two blocks'
+ * size (ZONE_MOVABLE is filled first: the blocks take it); then main
+ * starts, claiming its whole block, then PiP does.  A page evicted from
+ * main's block into PiP's is moved a second time when PiP starts.
+ *
+ * usage: evict [--fill=60] [expectations]
+ * Metrics: user_pages (user pages in the two blocks before the starts),
+ * migrated (pgmigrate_success during the two starts), migrations_per_page
+ * (migrated / user_pages; 1.00 when each page moves once), start_main,
+ * start_pip (0 or -errno), left_in_blocks (user pages still in the blocks
+ * while both sessions run), corrupt (damaged pages of the user data).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <linux/dmb_vdec.h>
+
+#include "guest.h"
+
+static int64_t vmstat(const char *field)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	size_t n = strlen(field);
+	char line[128];
+	long long v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, n) && line[n] == ' ') {
+			v = strtoll(line + n + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+struct dec {
+	const char *label;
+	int fd;
+	struct dmb_vdec_info info;
+};
+
+static void dec_open(struct dec *d)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/dev/dmb-vdec-%s", d->label);
+	d->fd = open(path, O_RDWR | O_CLOEXEC);
+	memset(&d->info, 0, sizeof(d->info));
+	if (d->fd < 0 || ioctl(d->fd, DMB_VDEC_INFO, &d->info) ||
+	    !(d->info.flags & DMB_VDEC_INFO_BASE))
+		t_bail("cannot query %s (root needed for the block's base)", path);
+}
+
+/* The whole block, in four buffers, as a player asks for its frames */
+static int dec_start(struct dec *d)
+{
+	uint64_t sizes[4];
+	struct dmb_vdec_start st = { .count = 4, .sizes_ptr = (uintptr_t)sizes };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		sizes[i] = d->info.dmb_size / 4;
+	return ioctl(d->fd, DMB_VDEC_START, &st) ? -errno : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *o = opt_get(argc, argv, "fill");
+	int fill = o ? atoi(o) : 60;
+	struct dec dec[2] = { { .label = "main" }, { .label = "pip" } };
+	struct user_region r;
+	int64_t mig0, mig1;
+	size_t user = 0, left = 0;
+	int k, ret;
+
+	t_init("evict");
+	if (fill < 1 || fill > 150)
+		t_bail("--fill=%d: want 1 to 150 (percent of the two blocks)", fill);
+	if (load_module("dmb_vdec"))
+		t_bail("cannot load dmb_vdec");
+	for (k = 0; k < 2; k++)
+		dec_open(&dec[k]);
+
+	if (region_fill(&r, (dec[0].info.dmb_size + dec[1].info.dmb_size) / 100 * fill,
+			0xe51c7, -1))
+		t_bail("cannot fill %d%% of the blocks with user data", fill);
+	for (k = 0; k < 2; k++)
+		user += region_in(&r, dec[k].info.dmb_base, dec[k].info.dmb_size);
+
+	mig0 = vmstat("pgmigrate_success");
+	for (k = 0; k < 2; k++) {
+		ret = dec_start(&dec[k]);
+		metric_set(k ? "start_pip" : "start_main", ret);
+	}
+	mig1 = vmstat("pgmigrate_success");
+	for (k = 0; k < 2; k++)
+		left += region_in(&r, dec[k].info.dmb_base, dec[k].info.dmb_size);
+
+	metric_set("user_pages", user);
+	metric_set("migrated", mig1 - mig0);
+	metric_set("migrations_per_page", user ? (double)(mig1 - mig0) / user : -1);
+	metric_set("left_in_blocks", left);
+	t_report("evict: fill %d%%: %zu user pages in the blocks, %lld migrations while main then PiP started: %.2f per page",
+		 fill, user, (long long)(mig1 - mig0),
+		 user ? (double)(mig1 - mig0) / user : -1.0);
+	for (k = 0; k < 2; k++) {
+		ioctl(dec[k].fd, DMB_VDEC_STOP);
+		close(dec[k].fd);
+	}
+	metric_set("corrupt", region_bad(&r));
+	munmap(r.p, r.len);
+	check_expectations(argc, argv);
+	return t_finish();
+}
