@@ -93,7 +93,7 @@ done
 # Migrations per user page when both decoders start (issue 13), at two
 # fills of the blocks; make test checks the same in vdec-evict.
 if [ "$size" != small ]; then
-	for fill in 60 100; do
+	for fill in 50 100; do
 		scenario "evict-$fill" dmb-2g test "" "evict --fill=$fill"
 	done
 fi
