@@ -4,9 +4,11 @@
  * decoders start, one after the other (issue 13, "migrate each page
  * once").  Anonymous user data first fills the two blocks (ZONE_MOVABLE
  * is filled first: the blocks are all of it on the default board); then
- * every 64 KiB piece past the first --fill percent of each 100 is given
- * back, so that both blocks are that full, evenly, whatever order the
- * allocator filled them in.  Then main starts, claiming its whole block,
+ * 2 MiB pieces of it, spread evenly, are given back until --fill percent
+ * is left, so that both blocks are that full whatever order the allocator
+ * filled them in.  Whole 2 MiB pieces, aligned: a transparent huge page
+ * is kept or freed whole (migration moves and counts a huge page whole,
+ * even the part of it that is not mapped).  Then main starts, claiming its whole block,
  * then PiP does.  A page evicted from main's block into PiP's free space
  * is moved a second time when PiP starts.
  *
@@ -77,16 +79,17 @@ static int dec_start(struct dec *d)
 	return ioctl(d->fd, DMB_VDEC_START, &st) ? -errno : 0;
 }
 
-#define PIECE (64 << 10)
+#define PIECE (2UL << 20)
 
 static uint32_t word(size_t i)
 {
 	return (uint32_t)(i * 2654435761u) ^ 0xe51c7u;
 }
 
+/* Of every 100 pieces, @fill are kept, spread evenly */
 static int kept(size_t piece, int fill)
 {
-	return (int)(piece % 100) < fill;
+	return (piece + 1) * fill / 100 > piece * fill / 100;
 }
 
 int main(int argc, char **argv)
@@ -97,6 +100,7 @@ int main(int argc, char **argv)
 	size_t user = 0, left = 0, len, i, bad = 0, last = (size_t)-1;
 	int64_t mig0, mig1;
 	uint32_t *p;
+	void *map;
 	int k, ret;
 
 	t_init("evict");
@@ -109,9 +113,12 @@ int main(int argc, char **argv)
 
 	/* both blocks full, and a little more */
 	len = (dec[0].info.dmb_size + dec[1].info.dmb_size) / 100 * 105;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
+	len = len / PIECE * PIECE;
+	map = mmap(NULL, len + PIECE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
 		t_bail("cannot map %zu bytes of user data", len);
+	p = (uint32_t *)(((uintptr_t)map + PIECE - 1) & ~(PIECE - 1));
 	for (i = 0; i < len / 4; i += 64)
 		p[i] = word(i);
 	for (i = 0; i < len / PIECE; i++)
@@ -150,7 +157,7 @@ int main(int argc, char **argv)
 			bad++;
 		}
 	metric_set("corrupt", bad);
-	munmap(p, len);
+	munmap(map, len + PIECE);
 	check_expectations(argc, argv);
 	return t_finish();
 }
