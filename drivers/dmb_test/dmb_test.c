@@ -48,11 +48,24 @@ static void zones_show_node(struct seq_file *m, int nid)
 	pg_data_t *pgdat = NODE_DATA(nid);
 	unsigned long pfn, run_start = 0, end = pgdat_end_pfn(pgdat);
 	struct zone *run_zone = NULL;
+	bool valid = false;
 
 	for (pfn = pgdat->node_start_pfn; pfn < end; pfn++) {
 		struct zone *zone = NULL;
 
-		if (pfn_valid(pfn))
+		if (!(pfn & 0xffff))
+			cond_resched();
+
+		/*
+		 * A memory map exists, or not, for a whole subsection:
+		 * pfn_valid() once per subsection (under lockdep its RCU
+		 * section cost the debug kernel most of its time here),
+		 * the zone of every page frame.
+		 */
+		if (pfn == pgdat->node_start_pfn ||
+		    !(pfn & (PAGES_PER_SUBSECTION - 1)))
+			valid = pfn_valid(pfn);
+		if (valid)
 			zone = page_zone(pfn_to_page(pfn));
 		if (zone == run_zone)
 			continue;
@@ -60,8 +73,6 @@ static void zones_show_node(struct seq_file *m, int nid)
 			seq_printf(m, "%lx %lx %s\n", run_start, pfn, run_zone->name);
 		run_zone = zone;
 		run_start = pfn;
-		if (!(pfn & 0xffff))
-			cond_resched();
 	}
 	if (run_zone)
 		seq_printf(m, "%lx %lx %s\n", run_start, end, run_zone->name);
