@@ -15,9 +15,12 @@
  * usage: evict [--fill=50] [expectations]
  * Metrics: user_pages (user pages in the two blocks before the starts),
  * migrated (pgmigrate_success during the two starts), migrations_per_page
- * (migrated / user_pages; 1.00 when each page moves once), start_main,
- * start_pip (0 or -errno), left_in_blocks (user pages still in the blocks
- * while both sessions run), corrupt (damaged pages of the kept data).
+ * (migrated / user_pages; 1.00 when each page moves once), and from
+ * pagemap snapshots before, between and after the starts: chased (pages
+ * main's start put in PiP's block), moved_twice and moved_twice_pct
+ * (pages whose frame changed at both starts); start_main, start_pip (0
+ * or -errno), left_in_blocks (user pages still in the blocks while both
+ * sessions run), corrupt (damaged pages of the kept data).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -87,6 +90,13 @@ static uint32_t word(size_t i)
 }
 
 /* Of every 100 pieces, @fill are kept, spread evenly */
+static int in(uint64_t pfn, const struct dec *d)
+{
+	uint64_t pa = pfn * page_size();
+
+	return pfn && pa >= d->info.dmb_base && pa - d->info.dmb_base < d->info.dmb_size;
+}
+
 static int kept(size_t piece, int fill)
 {
 	return (piece + 1) * fill / 100 > piece * fill / 100;
@@ -97,7 +107,9 @@ int main(int argc, char **argv)
 	const char *o = opt_get(argc, argv, "fill");
 	int fill = o ? atoi(o) : 50;
 	struct dec dec[2] = { { .label = "main" }, { .label = "pip" } };
-	size_t user = 0, left = 0, len, i, bad = 0, last = (size_t)-1;
+	size_t user = 0, left = 0, len, i, n, bad = 0, last = (size_t)-1;
+	size_t chased = 0, twice = 0;
+	uint64_t *pfn[3];
 	int64_t mig0, mig1;
 	uint32_t *p;
 	void *map;
@@ -125,27 +137,39 @@ int main(int argc, char **argv)
 		if (!kept(i, fill) &&
 		    madvise((char *)p + i * PIECE, PIECE, MADV_DONTNEED))
 			t_bail("madvise(MADV_DONTNEED): %s", strerror(errno));
-	for (k = 0; k < 2; k++)
-		user += pages_in_range(p, len / page_size(), dec[k].info.dmb_base,
-				       dec[k].info.dmb_size);
+	n = len / page_size();
+	for (k = 0; k < 3; k++)
+		if (!(pfn[k] = calloc(n, sizeof(*pfn[k]))))
+			t_bail("no memory for %zu page frame numbers", n);
+	if (virt_to_pfns(p, n, pfn[0]))
+		t_bail("cannot read pagemap");
 
 	mig0 = vmstat("pgmigrate_success");
 	for (k = 0; k < 2; k++) {
 		ret = dec_start(&dec[k]);
 		metric_set(k ? "start_pip" : "start_main", ret);
+		if (virt_to_pfns(p, n, pfn[k + 1]))
+			t_bail("cannot read pagemap");
 	}
 	mig1 = vmstat("pgmigrate_success");
-	for (k = 0; k < 2; k++)
-		left += pages_in_range(p, len / page_size(), dec[k].info.dmb_base,
-				       dec[k].info.dmb_size);
+	for (i = 0; i < n; i++) {
+		user += in(pfn[0][i], &dec[0]) || in(pfn[0][i], &dec[1]);
+		left += in(pfn[2][i], &dec[0]) || in(pfn[2][i], &dec[1]);
+		chased += in(pfn[1][i], &dec[1]) && !in(pfn[0][i], &dec[1]);
+		twice += pfn[0][i] && pfn[1][i] && pfn[2][i] &&
+			 pfn[0][i] != pfn[1][i] && pfn[1][i] != pfn[2][i];
+	}
+	metric_set("chased", chased);
+	metric_set("moved_twice", twice);
+	metric_set("moved_twice_pct", user ? 100.0 * twice / user : -1);
 
 	metric_set("user_pages", user);
 	metric_set("migrated", mig1 - mig0);
 	metric_set("migrations_per_page", user ? (double)(mig1 - mig0) / user : -1);
 	metric_set("left_in_blocks", left);
-	t_report("evict: blocks %d%% full: %zu user pages in them, %lld migrations while main then PiP started: %.2f per page",
+	t_report("evict: blocks %d%% full: %zu user pages in them, %lld migrations while main then PiP started: %.2f per page; %zu moved twice, %zu chased into PiP's block",
 		 fill, user, (long long)(mig1 - mig0),
-		 user ? (double)(mig1 - mig0) / user : -1.0);
+		 user ? (double)(mig1 - mig0) / user : -1.0, twice, chased);
 	for (k = 0; k < 2; k++) {
 		ioctl(dec[k].fd, DMB_VDEC_STOP);
 		close(dec[k].fd);
