@@ -24,7 +24,11 @@
  * nth_bad_errno (see fail_each()); nth_claim_dmb_failed counts the claims
  * that failed inside dmb_alloc() (its claims_failed counter), not only in
  * the system calls on the way to it: nth_claim_user_pages user pages are
- * put in the claimed range first, so that its migration has work.
+ * put in the claimed range first, so that its migration has work.  A
+ * single failed migration target no longer fails a claim (patch 0034
+ * falls back to ZONE_MOVABLE), so twice_claim_dmb_failed counts claims
+ * whose first two page allocations fail, which must fail inside
+ * dmb_alloc() and unwind (twice_claim_err: attempts that failed at all).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -258,6 +262,50 @@ static void undo_claim(int ret)
 		t_diag("nth_claim: cannot free the claim");
 }
 
+/*
+ * A claim whose first two page allocations fail: with user pages in the
+ * range, the migration target of the first page and the fallback after
+ * it (patch 0034 tries memory below ZONE_MOVABLE first, then ZONE_MOVABLE),
+ * so that the claim fails inside dmb_alloc() and unwinds.  Slab pages
+ * taken on the way may use up the two failures first: a few attempts.
+ * Returns how many attempts failed inside dmb_alloc(); *errs counts the
+ * attempts that returned an error at all.
+ */
+static long claim_failing_twice(const char *claims_failed, int *errs)
+{
+	char buf[32], v[16];
+	long before, after, inside = 0;
+	int i, fd;
+
+	*errs = 0;
+	file_write(DBG "failslab/probability", "0");
+	file_write(DBG "fail_page_alloc/task-filter", "Y");
+	file_write(DBG "fail_page_alloc/interval", "1");
+	file_write(DBG "fail_page_alloc/ignore-gfp-wait", "N");
+	file_write(DBG "fail_page_alloc/ignore-gfp-highmem", "N");
+	file_write(DBG "fail_page_alloc/min-order", "0");
+	for (i = 0; i < 5 && !inside; i++) {
+		before = file_read_str(claims_failed, buf, sizeof(buf)) ? -1 : atol(buf);
+		fd = open(BLK "alloc", O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || before < 0)
+			t_bail("cannot open %salloc or read %s", BLK, claims_failed);
+		file_write(DBG "fail_page_alloc/times", "2");
+		file_write(DBG "fail_page_alloc/probability", "100");
+		make_it_fail(1);
+		snprintf(v, sizeof(v), "%llu", CLAIM_SIZE);
+		if (write(fd, v, strlen(v)) < 0)
+			(*errs)++;
+		else
+			undo_claim(0);
+		make_it_fail(0);
+		file_write(DBG "fail_page_alloc/probability", "0");
+		close(fd);
+		after = file_read_str(claims_failed, buf, sizeof(buf)) ? -1 : atol(buf);
+		inside += after > before;
+	}
+	return inside;
+}
+
 static int op_session(void)
 {
 	return session(0x2000);
@@ -421,6 +469,12 @@ int main(int argc, char **argv)
 		 */
 		in_claim = user_in_claim(fill);
 		metric_set("nth_claim_user_pages", in_claim);
+		{
+			int errs;
+
+			metric_set("twice_claim_dmb_failed", claim_failing_twice(cf, &errs));
+			metric_set("twice_claim_err", errs);
+		}
 		fail_each("nth_claim", op_claim, undo_claim, 400, &nth_bad);
 		for (k = 0; k < FILL_CHUNKS && fill[k].p; k++) {
 			bad += region_bad(&fill[k]);
