@@ -39,6 +39,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -467,14 +468,27 @@ int main(int argc, char **argv)
 		 * claim takes: put some back, so that its migration has work
 		 * (and allocations to fail) whatever else the boot left there.
 		 */
-		in_claim = user_in_claim(fill);
-		metric_set("nth_claim_user_pages", in_claim);
 		{
+			/*
+			 * Base pages for the two failures: a huge page whose
+			 * target fails is split and moved page by page.
+			 */
+			struct user_region base[FILL_CHUNKS] = { 0 };
 			int errs;
 
+			if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0))
+				t_diag("PR_SET_THP_DISABLE: %s", strerror(errno));
+			metric_set("twice_claim_user_pages", user_in_claim(base));
+			prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0);
 			metric_set("twice_claim_dmb_failed", claim_failing_twice(cf, &errs));
 			metric_set("twice_claim_err", errs);
+			for (k = 0; k < FILL_CHUNKS && base[k].p; k++) {
+				bad += region_bad(&base[k]);
+				munmap(base[k].p, base[k].len);
+			}
 		}
+		in_claim = user_in_claim(fill);
+		metric_set("nth_claim_user_pages", in_claim);
 		fail_each("nth_claim", op_claim, undo_claim, 400, &nth_bad);
 		for (k = 0; k < FILL_CHUNKS && fill[k].p; k++) {
 			bad += region_bad(&fill[k]);
