@@ -22,6 +22,8 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
+#include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/device.h>
@@ -33,11 +35,13 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/sysfs.h>
+#include <linux/workqueue.h>
 
 #include "dmb_alloc_book.h"
 
@@ -293,6 +297,184 @@ static bool dmb_gfp_ok(gfp_t gfp)
 	       !(gfp & ~(GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL));
 }
 
+/* ---- parallel migration ------------------------------------------------ */
+
+/*
+ * A claim's run is migrated in chunks by every online CPU at once: the
+ * caller and one worker per other CPU each take the next chunk and run
+ * alloc_contig_range() on it.  Chunk edges are aligned to
+ * MAX_ORDER_NR_PAGES (a multiple of pageblock_nr_pages), so no two chunks
+ * isolate the same pageblock or split the same free buddy page: each
+ * alloc_contig_range() stays within its own chunk but at the run's own
+ * two ends, where it borders memory outside the claim as any claim does.
+ * A chunk that fails stops the others after their current chunk, and
+ * every chunk already taken is freed again.
+ */
+static unsigned int claim_cpus;
+module_param(claim_cpus, uint, 0644);
+MODULE_PARM_DESC(claim_cpus,
+		 "CPUs that migrate one claim at once: 0 for every online CPU (default), 1 for the caller alone");
+
+/* Chunks per CPU, so that a CPU slowed by other work takes fewer */
+#define DMB_CHUNKS_PER_CPU	4
+
+static struct workqueue_struct *dmb_claim_wq;
+
+/**
+ * struct dmb_par - one claim migrated in parallel
+ * @area: the block
+ * @start: first page frame of the run
+ * @end: page frame after the run
+ * @first: @start rounded down to MAX_ORDER_NR_PAGES
+ * @chunk: pages per chunk, a multiple of MAX_ORDER_NR_PAGES
+ * @nr_chunks: chunks in the run
+ * @gfp: for alloc_contig_range()
+ * @next: the next chunk to take
+ * @stop: set when a chunk failed or the caller got a fatal signal
+ * @taken: chunks whose pages are ours, one bit each
+ * @lock: protects @err and @err_pfn
+ * @err: the first error
+ * @err_pfn: the first page frame of the chunk that failed first
+ */
+struct dmb_par {
+	struct dmb_area *area;
+	unsigned long start, end, first, chunk, nr_chunks;
+	gfp_t gfp;
+	atomic_long_t next;
+	bool stop;
+	unsigned long *taken;
+	spinlock_t lock;	/* protects @err and @err_pfn */
+	int err;
+	unsigned long err_pfn;
+};
+
+/**
+ * struct dmb_par_worker - a CPU's share of a parallel claim
+ * @work: runs dmb_par_work()
+ * @par: the claim
+ */
+struct dmb_par_worker {
+	struct work_struct work;
+	struct dmb_par *par;
+};
+
+static void dmb_par_chunk(struct dmb_par *par, unsigned long i,
+			  unsigned long *spfn, unsigned long *epfn)
+{
+	*spfn = max(par->start, par->first + i * par->chunk);
+	*epfn = min(par->end, par->first + (i + 1) * par->chunk);
+}
+
+/* Take chunks until none is left or the claim stops */
+static void dmb_par_run(struct dmb_par *par)
+{
+	unsigned long i, spfn, epfn;
+	u64 t0;
+	int ret;
+
+	while (!READ_ONCE(par->stop)) {
+		i = atomic_long_inc_return(&par->next) - 1;
+		if (i >= par->nr_chunks)
+			break;
+		dmb_par_chunk(par, i, &spfn, &epfn);
+		t0 = ktime_get_ns();
+		ret = alloc_contig_range(spfn, epfn, MIGRATE_MOVABLE, par->gfp);
+		trace_dmb_alloc_chunk(par->area->name, spfn, epfn - spfn,
+				      raw_smp_processor_id(), ret,
+				      ktime_get_ns() - t0);
+		if (!ret) {
+			set_bit(i, par->taken);
+			continue;
+		}
+		spin_lock(&par->lock);
+		if (!par->err || (par->err == -EINTR && ret != -EINTR)) {
+			par->err = ret;
+			par->err_pfn = spfn;
+		}
+		spin_unlock(&par->lock);
+		WRITE_ONCE(par->stop, true);
+	}
+}
+
+static void dmb_par_work(struct work_struct *work)
+{
+	struct dmb_par_worker *w = container_of(work, struct dmb_par_worker,
+						work);
+
+	dmb_par_run(w->par);
+}
+
+/*
+ * alloc_contig_range() over [@pfn, @pfn + @nr) of @area, on every online
+ * CPU at once when the run has more than one chunk (see above).  Called
+ * with @area->mutex held.  On failure nothing of the run is taken and
+ * *@fail_pfn is the first page frame of the chunk that failed.
+ */
+static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
+			   unsigned long nr, gfp_t gfp, unsigned long *fail_pfn)
+{
+	struct dmb_par_worker *workers = NULL;
+	unsigned int cpus, nw, w;
+	struct dmb_par par = {
+		.area = area,
+		.start = pfn,
+		.end = pfn + nr,
+		.next = ATOMIC_LONG_INIT(0),
+	};
+	unsigned long i, spfn, epfn, per;
+	int ret;
+
+	*fail_pfn = pfn;
+	/* the workers allocate in the caller's scope (nofs, noio) */
+	par.gfp = current_gfp_context(gfp);
+	cpus = READ_ONCE(claim_cpus) ?: num_online_cpus();
+	cpus = min(cpus, num_online_cpus());
+	per = DIV_ROUND_UP(nr, (unsigned long)cpus * DMB_CHUNKS_PER_CPU);
+	par.chunk = round_up(max(per, 1UL), MAX_ORDER_NR_PAGES);
+	par.first = ALIGN_DOWN(pfn, MAX_ORDER_NR_PAGES);
+	par.nr_chunks = DIV_ROUND_UP(par.end - par.first, par.chunk);
+	if (cpus < 2 || par.nr_chunks < 2 || !dmb_claim_wq)
+		return alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE, gfp);
+
+	par.taken = bitmap_zalloc(par.nr_chunks, GFP_KERNEL);
+	nw = min_t(unsigned long, cpus - 1, par.nr_chunks - 1);
+	workers = kcalloc(nw, sizeof(*workers), GFP_KERNEL);
+	if (!par.taken || !workers) {
+		kfree(workers);
+		bitmap_free(par.taken);
+		return alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE, gfp);
+	}
+	spin_lock_init(&par.lock);
+	for (w = 0; w < nw; w++) {
+		workers[w].par = &par;
+		INIT_WORK(&workers[w].work, dmb_par_work);
+		queue_work(dmb_claim_wq, &workers[w].work);
+	}
+	dmb_par_run(&par);
+	/* the workers stop after their current chunk once ->stop is set */
+	for (w = 0; w < nw; w++)
+		flush_work(&workers[w].work);
+
+	ret = par.err;
+	if (ret) {
+		*fail_pfn = par.err_pfn;
+		for_each_set_bit(i, par.taken, par.nr_chunks) {
+			dmb_par_chunk(&par, i, &spfn, &epfn);
+			free_contig_range(spfn, epfn - spfn);
+		}
+	} else if (WARN_ON_ONCE(!bitmap_full(par.taken, par.nr_chunks))) {
+		/* cannot happen: every chunk was taken or an error was set */
+		for_each_set_bit(i, par.taken, par.nr_chunks) {
+			dmb_par_chunk(&par, i, &spfn, &epfn);
+			free_contig_range(spfn, epfn - spfn);
+		}
+		ret = -EBUSY;
+	}
+	kfree(workers);
+	bitmap_free(par.taken);
+	return ret;
+}
+
 /*
  * The claim itself.  @test marks the run as made through the debugfs
  * "alloc" hook, the only runs its "free" may release.
@@ -302,6 +484,7 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 				bool test)
 {
 	unsigned long nr, mask, offset, bitno, start = 0, before, deadline;
+	unsigned long fail_pfn;
 	gfp_t zgfp;
 	struct dmb_busy busy = {};
 	struct dmb_claim *claim;
@@ -366,9 +549,8 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 
 		ret = mutex_lock_killable(&area->mutex);
 		if (!ret) {
-			ret = alloc_contig_range(area->base_pfn + bitno,
-						 area->base_pfn + bitno + nr,
-						 MIGRATE_MOVABLE, zgfp);
+			ret = dmb_claim_range(area, area->base_pfn + bitno, nr,
+					      zgfp, &fail_pfn);
 			mutex_unlock(&area->mutex);
 		} else {
 			ret = -EINTR;
@@ -383,7 +565,11 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 			break;
 		busy_seen = true;
 		atomic_long_inc(&area->busy_retries);
-		dmb_find_busy(area->base_pfn + bitno, nr, &busy);
+		/* look first in the chunk that failed, then in the rest */
+		dmb_find_busy(fail_pfn, area->base_pfn + bitno + nr - fail_pfn,
+			      &busy);
+		if (!busy.pfn)
+			dmb_find_busy(area->base_pfn + bitno, nr, &busy);
 		trace_dmb_alloc_busy_retry(area->name, area->base_pfn + bitno,
 					   nr, busy.pfn, busy.flags,
 					   busy.refcount, busy.mapcount);
@@ -963,6 +1149,10 @@ static int __init dmb_alloc_init(void)
 	dmb_alloc_kobj = kobject_create_and_add("dmb_alloc", mm_kobj);
 	if (!dmb_alloc_kobj)
 		return -ENOMEM;
+	/* without it claims migrate on the caller's CPU alone */
+	dmb_claim_wq = alloc_workqueue("dmb_claim", WQ_UNBOUND, 0);
+	if (!dmb_claim_wq)
+		pr_warn("no workqueue: claims migrate on one CPU\n");
 	dmb_alloc_debugfs = debugfs_create_dir("dmb_alloc", NULL);
 	if (test_hooks) {
 		debugfs_create_file_unsafe("test_hold", 0600, dmb_alloc_debugfs,
@@ -988,6 +1178,8 @@ static void __exit dmb_alloc_exit(void)
 	}
 	mutex_unlock(&dmb_area_lock);
 	debugfs_remove(dmb_alloc_debugfs);
+	if (dmb_claim_wq)
+		destroy_workqueue(dmb_claim_wq);
 	kobject_put(dmb_alloc_kobj);
 }
 module_exit(dmb_alloc_exit);

@@ -65,6 +65,31 @@ TRACE_EVENT(dmb_alloc_busy_retry,
 		      show_page_flags(__entry->flags & PAGEFLAGS_MASK))
 );
 
+/*
+ * One chunk of a claim migrated in parallel: its run, the CPU that ran
+ * alloc_contig_range() on it, the result and how long it took
+ */
+TRACE_EVENT(dmb_alloc_chunk,
+	    TP_PROTO(const char *name, unsigned long pfn, unsigned long nr,
+		     int cpu, int err, u64 ns),
+	    TP_ARGS(name, pfn, nr, cpu, err, ns),
+	    TP_STRUCT__entry(__string(name, name)
+			     __field(unsigned long, pfn)
+			     __field(unsigned long, nr)
+			     __field(int, cpu)
+			     __field(int, err)
+			     __field(u64, ns)),
+	    TP_fast_assign(__assign_str(name);
+			   __entry->pfn = pfn;
+			   __entry->nr = nr;
+			   __entry->cpu = cpu;
+			   __entry->err = err;
+			   __entry->ns = ns;),
+	    TP_printk("name=%s pfn=0x%lx nr=%lu cpu=%d err=%d duration_ns=%llu",
+		      __get_str(name), __entry->pfn, __entry->nr,
+		      __entry->cpu, __entry->err, __entry->ns)
+);
+
 TRACE_EVENT(dmb_alloc_finish,
 	    TP_PROTO(const char *name, unsigned long pfn, unsigned long nr,
 		     int err, u64 ns),

@@ -16,12 +16,17 @@
  *          that CMA is where free memory is; both are let go before the
  *          claim is timed, so every claim runs with the same free memory.
  *          Every filler page carries a stamp checked after each claim.
+ *          The DMB is claimed twice per cell: as configured (its chunks
+ *          migrated on every online CPU, "dmb") and with dmb_alloc's
+ *          claim_cpus=1 (the caller's CPU alone, "dmb1").
  * reuse    Fixed anonymous workloads of --levels % of the memory available
  *          at start: the share of each idle region holding user pages.
  * balance  A --workload of anonymous memory: its share on each DRAM
  *          controller.
  * boot     Time from power-on to this program (/proc/uptime) and the zone
  *          layout, for the cost of the series when no DMB is configured.
+ * tlb      Parallel migration with and without TLB shootdowns: see
+ *          part_tlb().
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "guest.h"
@@ -53,6 +60,9 @@ static const char *const rname[NR_REGIONS] = {
 static struct {
 	uint64_t base, size;	/* bytes */
 } reg[NR_REGIONS];
+
+/* dmb_alloc's CPUs per claim: 0 every online CPU, 1 the caller alone */
+#define CLAIM_CPUS "/sys/module/dmb_alloc/parameters/claim_cpus"
 
 static char *chunks[MAX_CHUNKS];
 static int nchunks;
@@ -391,8 +401,10 @@ static int parse_list(const char *s, int64_t *out, int max)
 	return n;
 }
 
-static void claim_cell(int r, uint64_t size, int occ, int reps, uint64_t *pfns)
+static void claim_cell(int r, uint64_t size, int occ, int reps, uint64_t *pfns,
+		       int one_cpu)
 {
+	const char *label = one_cpu ? "dmb1" : rname[r];
 	uint64_t claim[MAX_REPS], total[MAX_REPS], zero[MAX_REPS];
 	long region_pages = reg[r].size / page_size();
 	double occ_sum = 0, range_sum = 0, migrated_sum = 0;
@@ -403,10 +415,16 @@ static void claim_cell(int r, uint64_t size, int occ, int reps, uint64_t *pfns)
 		long have = 0, migrated = 0, j;
 		unsigned long long pfn, pages, ns, zns;
 		char buf[128], name[16];
+		int ret;
 
 		if (r != R_CARVEOUT)
 			have = fill(r, occ, pfns);
-		if (bench_write("claim", "%s %llu", rname[r], (unsigned long long)size)) {
+		if (one_cpu && file_write(CLAIM_CPUS, "1"))
+			t_bail("cannot write 1 to " CLAIM_CPUS);
+		ret = bench_write("claim", "%s %llu", rname[r], (unsigned long long)size);
+		if (one_cpu && file_write(CLAIM_CPUS, "0"))
+			t_bail("cannot write 0 to " CLAIM_CPUS);
+		if (ret) {
 			bench_read("claim", buf, sizeof(buf));
 			sscanf(buf, "error %*s %d", &last_err);
 			fail++;
@@ -424,7 +442,7 @@ static void claim_cell(int r, uint64_t size, int occ, int reps, uint64_t *pfns)
 		if (bench_write("release", "%s", rname[r]))
 			t_bail("release %s failed", rname[r]);
 		t_diag("rep region=%s size_mb=%llu occ_target=%d occ=%.1f migrated=%ld claim_us=%llu zero_us=%llu",
-		       rname[r], (unsigned long long)size >> 20, occ,
+		       label, (unsigned long long)size >> 20, occ,
 		       100.0 * have / region_pages, migrated, ns / 1000, zns / 1000);
 		/*
 		 * Every region's claim zeroes (dmb_alloc() and the DMA API
@@ -443,22 +461,22 @@ static void claim_cell(int r, uint64_t size, int occ, int reps, uint64_t *pfns)
 	stats("total", total, ok, s2, sizeof(s2));
 	stats("zero", zero, ok, s3, sizeof(s3));
 	t_info("claim region=%s size_mb=%llu occ_target=%d occ=%.1f range_occ=%.1f migrated_mb=%.1f n=%d failed=%d errno=%d %s %s %s",
-	       rname[r], (unsigned long long)size >> 20, occ,
+	       label, (unsigned long long)size >> 20, occ,
 	       ok ? occ_sum / ok : 0, ok ? range_sum / ok : 0,
 	       ok ? migrated_sum / ok / (1 << 20) : 0, ok, fail, -last_err,
 	       s1, s2, s3);
 	t_result(!outside, "%s %lluM at %d%%: every claimed run inside the region",
-		 rname[r], (unsigned long long)size >> 20, occ);
+		 label, (unsigned long long)size >> 20, occ);
 	if (r == R_DMB)
 		t_result(fail == 0, "%s %lluM at %d%%: %d of %d claims succeeded (last error %d)",
-			 rname[r], (unsigned long long)size >> 20, occ, ok, reps, last_err);
+			 label, (unsigned long long)size >> 20, occ, ok, reps, last_err);
 }
 
 #define TRACING "/sys/kernel/tracing/"
 
 static const char *const trace_events[] = {
 	"dmb_alloc/dmb_alloc_start", "dmb_alloc/dmb_alloc_finish",
-	"cma/cma_alloc_start", "cma/cma_alloc_finish",
+	"dmb_alloc/dmb_alloc_chunk", "cma/cma_alloc_start", "cma/cma_alloc_finish",
 	"kmem/mm_alloc_contig_migrate_range_info",
 };
 
@@ -496,15 +514,18 @@ static double trace_ts(const char *line, const char *event)
  * migration itself), from there to the claim's end (taking the freed
  * range; for the DMB that includes dmb_alloc()'s zeroing), and what the
  * module measured around it (for CMA the DMA API's zeroing after
- * cma_alloc()); zero_ms is the zeroing timed apart.
+ * cma_alloc()); zero_ms is the zeroing timed apart.  A DMB claim
+ * migrated in chunks adds their count, the CPUs that ran them, the sum
+ * and the longest of their durations (dmb_alloc_chunk events).
  */
 static void trace_claim(int r, uint64_t size, uint64_t *pfns, double copy_mb_s)
 {
 	static char tr[1 << 16];
 	const char *start_ev = r == R_DMB ? "dmb_alloc_start" : "cma_alloc_start";
 	const char *finish_ev = r == R_DMB ? "dmb_alloc_finish" : "cma_alloc_finish";
-	double t0 = -1, tmig = -1, tfin = -1, ts;
-	unsigned long long pfn, pages, ns, zns, migrated = 0;
+	double t0 = -1, tmig = -1, tfin = -1, ts, chunk_sum = 0, chunk_max = 0;
+	unsigned long long pfn, pages, ns, zns, migrated = 0, cpus = 0;
+	int chunks = 0;
 	char buf[128], name[16], *line, *save, *m;
 	long have = fill(r, 100, pfns);
 	int ret;
@@ -529,6 +550,17 @@ static void trace_claim(int r, uint64_t size, uint64_t *pfns, double copy_mb_s)
 			t0 = ts;
 		if ((ts = trace_ts(line, finish_ev)) >= 0)
 			tfin = ts;
+		if (trace_ts(line, "dmb_alloc_chunk") >= 0) {
+			char *c = strstr(line, " cpu="), *d = strstr(line, "duration_ns=");
+			double ms = d ? strtoull(d + 12, NULL, 10) / 1e6 : 0;
+
+			chunks++;
+			if (c && atoi(c + 5) >= 0 && atoi(c + 5) < 64)
+				cpus |= 1ULL << atoi(c + 5);
+			chunk_sum += ms;
+			if (ms > chunk_max)
+				chunk_max = ms;
+		}
 		if ((ts = trace_ts(line, "mm_alloc_contig_migrate_range_info")) >= 0) {
 			tmig = ts;
 			/*
@@ -541,13 +573,14 @@ static void trace_claim(int r, uint64_t size, uint64_t *pfns, double copy_mb_s)
 				migrated += strtoull(m + 13, NULL, 10);
 		}
 	}
-	t_info("trace region=%s size_mb=%llu occ=%.1f claim_ms=%.1f start_to_migrated_ms=%.1f migrated_to_end_ms=%.1f around_ms=%.1f zero_ms=%.1f nr_migrated=%llu floor_ms=%.1f",
+	t_info("trace region=%s size_mb=%llu occ=%.1f claim_ms=%.1f start_to_migrated_ms=%.1f migrated_to_end_ms=%.1f around_ms=%.1f zero_ms=%.1f nr_migrated=%llu floor_ms=%.1f chunks=%d chunk_cpus=%d chunk_sum_ms=%.1f chunk_max_ms=%.1f",
 	       rname[r], (unsigned long long)size >> 20,
 	       100.0 * have * page_size() / reg[r].size, ns / 1e6,
 	       t0 >= 0 && tmig >= 0 ? (tmig - t0) * 1e3 : -1,
 	       tmig >= 0 && tfin >= 0 ? (tfin - tmig) * 1e3 : -1,
 	       t0 >= 0 && tfin >= 0 ? ns / 1e6 - (tfin - t0) * 1e3 : -1, zns / 1e6,
-	       migrated, migrated * page_size() / 1048576.0 / copy_mb_s * 1e3);
+	       migrated, migrated * page_size() / 1048576.0 / copy_mb_s * 1e3,
+	       chunks, __builtin_popcountll(cpus), chunk_sum, chunk_max);
 	t_result(t0 >= 0 && tfin >= 0, "%s claim traced", rname[r]);
 }
 
@@ -580,6 +613,7 @@ static void part_claim(int argc, char **argv)
 	t_info("floor copy_mb_s=%.0f zero_mb_s=%.0f",
 	       cb / 1048576.0 / (cns / 1e9), zb / 1048576.0 / (zns / 1e9));
 	t_result(1, "memory speed measured");
+	t_info("cpus online=%ld", sysconf(_SC_NPROCESSORS_ONLN));
 
 	for (r = 0, most = 0; r < NR_REGIONS; r++)
 		if (reg[r].size > most)
@@ -588,11 +622,14 @@ static void part_claim(int argc, char **argv)
 	if (!pfns)
 		t_bail("out of memory");
 	for (s = 0; s < ns; s++) {
-		claim_cell(R_CARVEOUT, sizes[s], 0, reps, pfns);
-		for (o = 0; o < no; o++)
+		claim_cell(R_CARVEOUT, sizes[s], 0, reps, pfns, 0);
+		for (o = 0; o < no; o++) {
 			for (r = 0; r < NR_REGIONS; r++)
 				if (r != R_CARVEOUT && reg[r].size)
-					claim_cell(r, sizes[s], occs[o], reps, pfns);
+					claim_cell(r, sizes[s], occs[o], reps, pfns, 0);
+			/* the DMB again, migrating on one CPU (dmb1) */
+			claim_cell(R_DMB, sizes[s], occs[o], reps, pfns, 1);
+		}
 	}
 	for (r = 0; r < NR_REGIONS; r++)
 		if (r != R_CARVEOUT && reg[r].size)
@@ -678,6 +715,130 @@ static void part_reuse(int argc, char **argv)
 		chunks_free_all();
 	}
 	t_result(lost == 0, "workload pages intact");
+}
+
+/* A counter of /proc/vmstat, -1 if missing */
+static long long vmstat_val(const char *name)
+{
+	char key[64];
+	long long v, found = -1;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &v) == 2)
+		if (!strcmp(key, name))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+#define PC_DIR "/mnt/bench-pc"
+
+/* @mb MiB of page cache in a tmpfs file, written and never mapped */
+static void pc_fill(long mb)
+{
+	static char buf[1 << 20];
+	long i;
+	int fd = open(PC_DIR "/fill", O_CREAT | O_TRUNC | O_WRONLY, 0600);
+
+	if (fd < 0)
+		t_bail("cannot create " PC_DIR "/fill: %s", strerror(errno));
+	for (i = 0; i < mb; i++) {
+		memset(buf, (int)i, sizeof(buf));
+		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
+			t_bail("writing " PC_DIR "/fill: %s", strerror(errno));
+	}
+	close(fd);
+}
+
+/*
+ * Parallel migration with and without TLB shootdowns: the DMB claimed on
+ * every CPU and on one (claim_cpus=1), with ZONE_MOVABLE (the blocks)
+ * first filled by mapped anonymous pages ("mapped": each page moved is
+ * unmapped, one TLB invalidation broadcast to every CPU) or by tmpfs page
+ * cache never mapped ("unmapped": no TLB invalidation).  Time per MiB
+ * migrated (pgmigrate_success), claims alternating between the two modes.
+ */
+static void part_tlb(int argc, char **argv)
+{
+	int64_t size = parse_size(opt_get(argc, argv, "size") ?: "64M");
+	int reps = atoi(opt_get(argc, argv, "reps") ?: "4");
+	static const char *const kinds[] = { "mapped", "unmapped" };
+	uint64_t per[2][2][MAX_REPS];	/* kind, cpus: ns per migrated MiB */
+	double mig_sum[2][2] = { { 0 } };
+	int n[2][2] = { { 0 } }, k, c, i;
+	long fill_mb;
+	char buf[128], name[16];
+
+	if (size <= 0 || reps < 1 || reps > MAX_REPS)
+		t_bail("bad --size or --reps=%d (1..%d)", reps, MAX_REPS);
+	if (load_module("dmb_bench") || read_regions())
+		t_bail("no bench device: dmb_bench not loaded or regions missing");
+	/* what ZONE_MOVABLE holds: both blocks of the bench board */
+	fill_mb = (reg[R_DMB].size + reg[R_CMADMB].size) >> 20;
+	mkdir(PC_DIR, 0700);
+	if (mount("tmpfs", PC_DIR, "tmpfs", 0, "size=1g,huge=never"))
+		t_bail("cannot mount a tmpfs on " PC_DIR ": %s", strerror(errno));
+	for (i = 0; i < reps; i++)
+		for (k = 0; k < 2; k++)
+			for (c = 0; c < 2; c++) {
+				unsigned long long pfn, pages, ns, zns;
+				long long m0, m1;
+				int ret;
+
+				if (k == 0)
+					while ((long)nchunks * CHUNK_PAGES * page_size() <
+					       fill_mb << 20 && !chunk_add())
+						;
+				else
+					pc_fill(fill_mb);
+				m0 = vmstat_val("pgmigrate_success");
+				if (c && file_write(CLAIM_CPUS, "1"))
+					t_bail("cannot write 1 to " CLAIM_CPUS);
+				ret = bench_write("claim", "dmb %llu", (unsigned long long)size);
+				if (c)
+					file_write(CLAIM_CPUS, "0");
+				m1 = vmstat_val("pgmigrate_success");
+				if (k == 0) {
+					int ch, pg;
+
+					for (ch = 0; ch < nchunks; ch++)
+						for (pg = 0; pg < CHUNK_PAGES; pg++) {
+							char *a = chunks[ch] + pg * page_size();
+
+							lost += *(uint64_t *)a != stamp(a);
+						}
+					chunks_free_all();
+				}
+				else
+					unlink(PC_DIR "/fill");
+				if (ret || bench_read("claim", buf, sizeof(buf)) ||
+				    sscanf(buf, "ok %15s %llx %llu %llu %llu", name, &pfn,
+					   &pages, &ns, &zns) != 5) {
+					t_diag("tlb: %s claim on %s failed: %d", kinds[k],
+					       c ? "one CPU" : "every CPU", ret);
+					continue;
+				}
+				bench_write("release", "dmb");
+				if (m1 - m0 < 256)	/* under a MiB moved: no figure */
+					continue;
+				per[k][c][n[k][c]++] = ns * 256 / (m1 - m0);
+				mig_sum[k][c] += (m1 - m0) / 256.0;
+			}
+	umount(PC_DIR);
+	for (k = 0; k < 2; k++)
+		for (c = 0; c < 2; c++) {
+			qsort(per[k][c], n[k][c], sizeof(uint64_t), cmp_u64);
+			t_info("tlb kind=%s cpus=%s size_mb=%lld n=%d migrated_mb=%.1f ms_per_mib_p50=%.2f",
+			       kinds[k], c ? "one" : "every", (long long)size >> 20, n[k][c],
+			       n[k][c] ? mig_sum[k][c] / n[k][c] : 0,
+			       pct(per[k][c], n[k][c], 50) / 1e6);
+			t_result(n[k][c] > 0, "%s pages, claims on %s CPU timed", kinds[k],
+				 c ? "one" : "every");
+		}
+	t_result(lost == 0, "mapped user data intact across all claims (%ld pages changed)",
+		 lost);
 }
 
 static void part_balance(int argc, char **argv)
@@ -792,7 +953,9 @@ int main(int argc, char **argv)
 		part_boot(argc, argv);
 	else if (!strcmp(part, "unbind"))
 		part_unbind(argc, argv);
+	else if (!strcmp(part, "tlb"))
+		part_tlb(argc, argv);
 	else
-		t_bail("--part=%s: expected claim, reuse, balance, boot or unbind", part);
+		t_bail("--part=%s: expected claim, reuse, balance, boot, unbind or tlb", part);
 	return t_finish();
 }

@@ -30,7 +30,10 @@
  *               vmsplice() into a pipe it never reads: half the block is
  *               claimed around it, the whole block fails with -EBUSY in
  *               bounded time, the trace event and the error name the pfn,
- *               and another process keeps running meanwhile
+ *               and another process keeps running meanwhile; each whole
+ *               attempt migrated in chunks on every CPU, gave back the
+ *               chunks it took (chunks_taken, chunks_busy) and leaked
+ *               none (half_again: the half is claimed again)
  *   lastput     a claim through debugfs, held between its migration and
  *               its commit (test_hold) until the last handle goes: it
  *               fails with -ENODEV, nothing stays claimed, and dmb_alloc
@@ -356,6 +359,14 @@ static int line_has(char *text, const char *a, const char *b)
 	return hit;
 }
 
+/* Does the line that starts at @line have @a before its end? */
+static int line_has_at(const char *line, const char *a)
+{
+	const char *end = strchr(line, '\n'), *hit = strstr(line, a);
+
+	return hit && (!end || hit < end);
+}
+
 int main(int argc, char **argv)
 {
 	const char *test = opt_get(argc, argv, "test");
@@ -539,9 +550,17 @@ int main(int argc, char **argv)
 		metric_set("around", pinned < pfn || pinned >= pfn + b0.size / 2 / page_size());
 		release(&b0, 0, 0);
 		/* the whole block cannot: -EBUSY, in bounded time */
+		file_write("/sys/kernel/tracing/trace", "");
 		t0 = now_ms();
 		metric_set("whole", claim(&b0, b0.size, 0, NULL));
 		metric_set("whole_ms", now_ms() - t0);
+		/*
+		 * Each attempt migrated its chunks on every CPU: those taken
+		 * before the busy one failed were given back, not leaked, so
+		 * the half around the pinned page can be claimed again.
+		 */
+		metric_set("half_again", claim(&b0, b0.size / 2, 0, NULL));
+		release(&b0, 0, 0);
 		metric_set("runner_max_gap_ms", *gap);
 		kill(run, SIGKILL);
 		waitpid(run, NULL, 0);
@@ -565,6 +584,15 @@ int main(int argc, char **argv)
 				l++;
 			}
 			metric_set("busy_events", tries);
+			/* chunks of the whole-block attempts, taken and failed */
+			tries = 0;
+			for (l = tr; (l = strstr(l, "dmb_alloc_chunk:")); l++)
+				tries += !!line_has_at(l, " err=0 ");
+			metric_set("chunks_taken", tries);
+			tries = 0;
+			for (l = tr; (l = strstr(l, "dmb_alloc_chunk:")); l++)
+				tries += !!line_has_at(l, " err=-16 ");
+			metric_set("chunks_busy", tries);
 		}
 		len = klogctl(3, kl, sizeof(kl) - 1);
 		kl[len > 0 ? len : 0] = '\0';

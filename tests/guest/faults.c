@@ -29,6 +29,8 @@
  * falls back to ZONE_MOVABLE), so twice_claim_dmb_failed counts claims
  * whose first two page allocations fail, which must fail inside
  * dmb_alloc() and unwind (twice_claim_err: attempts that failed at all).
+ * The claims of this part migrate on the failing thread's CPU alone
+ * (dmb_alloc's claim_cpus=1): its workers on other CPUs would not fail.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -224,6 +226,9 @@ static void work(int rounds, int out)
 
 /* ---- every allocation site once: /proc/thread-self/fail-nth ------------ */
 
+/* dmb_alloc's CPUs per claim (0: every online CPU, 1: the caller alone) */
+#define CLAIM_CPUS "/sys/module/dmb_alloc/parameters/claim_cpus"
+
 /* The block is free before each claim: it takes the block's first 16 MiB */
 #define CLAIM_BASE 0x60000000ULL
 #define CLAIM_SIZE (16ULL << 20)
@@ -276,6 +281,7 @@ static long claim_failing_twice(const char *claims_failed, int *errs)
 {
 	char buf[32], v[16];
 	long before, after, inside = 0;
+	ssize_t ret;
 	int i, fd;
 
 	*errs = 0;
@@ -294,12 +300,14 @@ static long claim_failing_twice(const char *claims_failed, int *errs)
 		file_write(DBG "fail_page_alloc/probability", "100");
 		make_it_fail(1);
 		snprintf(v, sizeof(v), "%llu", CLAIM_SIZE);
-		if (write(fd, v, strlen(v)) < 0)
+		ret = write(fd, v, strlen(v));
+		/* nothing may fail while a successful claim is given back */
+		make_it_fail(0);
+		file_write(DBG "fail_page_alloc/probability", "0");
+		if (ret < 0)
 			(*errs)++;
 		else
 			undo_claim(0);
-		make_it_fail(0);
-		file_write(DBG "fail_page_alloc/probability", "0");
 		close(fd);
 		after = file_read_str(claims_failed, buf, sizeof(buf)) ? -1 : atol(buf);
 		inside += after > before;
@@ -464,6 +472,13 @@ int main(int argc, char **argv)
 		int k;
 
 		/*
+		 * Only this thread fails (task-filter): the claims below
+		 * migrate on its CPU alone, not also in dmb_alloc's workers.
+		 */
+		if (file_write(CLAIM_CPUS, "1"))
+			t_diag("cannot write %s", CLAIM_CPUS);
+
+		/*
 		 * The random rounds moved the user pages out of the range the
 		 * claim takes: put some back, so that its migration has work
 		 * (and allocations to fail) whatever else the boot left there.
@@ -502,6 +517,7 @@ int main(int argc, char **argv)
 		fail_each("nth_bind", op_bind, undo_bind, 400, &nth_bad);
 		metric_set("nth_bad_errno", nth_bad);
 		file_write("/sys/bus/platform/drivers/dmb-vdec/bind", "video-decoder-0");
+		file_write(CLAIM_CPUS, "0");
 	}
 	metric_set("claimed_after", info_claimed());
 	metric_set("whole_after", file_write(BLK "alloc", "268435456"));
