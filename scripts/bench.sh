@@ -99,8 +99,15 @@ done
 # fills of the blocks; make test checks the same in vdec-evict.
 if [ "$size" != small ]; then
 	for fill in 50 100; do
-		scenario "evict-$fill" dmb-2g test "" "evict --fill=$fill"
+		scenario "evict-$fill" dmb-2g test "" \
+			"evict --fill=$fill start_main=0 start_pip=0 left_in_blocks=0 corrupt=0"
 	done
+fi
+# START after PREPARE against a synchronous START (issue 13), the block
+# full of user data; the claim table compares a synchronous claim with CMA.
+if [ "$size" != small ]; then
+	scenario prepare dmb-2g test "" \
+		"vdec --test=prepare --bufs=2 --size=128M prepare=0 prepared=1 start=0 sync_start=0 verify_bad=0"
 fi
 i=1
 while [ $i -le $BOOTS ]; do
@@ -122,6 +129,7 @@ for f in "$OUT"/scn/*.scn; do
 		tail -n 20 "$OUT/$n.out" | sed 's/^/   /'
 	fi
 	sed -n -e 's/^ *# bench: //p' -e 's/^ *# report: evict: /evict /p' \
+		-e 's/^ *# report: vdec: \([0-9]* x .*PREPARE.*\)/prepare \1/p' \
 		"build/run/$n/console" > "$OUT/$n.txt" 2>/dev/null || :
 	echo "bench: $(tail -n 1 "$OUT/$n.out" | sed 's/^== //')"
 done
@@ -458,6 +466,12 @@ fi
 		echo "in the blocks: 1.00 means each page moved once."
 		echo
 		cat "$OUT"/bench-"$size"-evict-*.txt | sed 's/^evict /- /'
+		echo
+	fi
+	if [ -s "$OUT/bench-$size-prepare.txt" ]; then
+		echo "## START after PREPARE (sample decoder, main's block full of user data)"
+		echo
+		sed 's/^prepare /- /' "$OUT/bench-$size-prepare.txt"
 		echo
 	fi
 	echo "## Cost when unused"

@@ -83,6 +83,7 @@
  * @pages_claimed: pages handed out
  * @pages_released: pages given back
  * @busy_retries: runs alloc_contig_range() found busy
+ * @preps: prepared claims not yet committed or cancelled
  */
 struct dmb_area {
 	struct list_head node;
@@ -104,6 +105,7 @@ struct dmb_area {
 	atomic_long_t pages_claimed;
 	atomic_long_t pages_released;
 	atomic_long_t busy_retries;
+	atomic_t preps;
 };
 
 /**
@@ -331,6 +333,7 @@ static struct workqueue_struct *dmb_claim_wq;
  * @gfp: for alloc_contig_range()
  * @next: the next chunk to take
  * @stop: set when a chunk failed or the caller got a fatal signal
+ * @cancel: a prepared claim's cancel flag, or NULL
  * @taken: chunks whose pages are ours, one bit each
  * @lock: protects @err and @err_pfn
  * @err: the first error
@@ -342,6 +345,7 @@ struct dmb_par {
 	gfp_t gfp;
 	atomic_long_t next;
 	bool stop;
+	const bool *cancel;
 	unsigned long *taken;
 	spinlock_t lock;	/* protects @err and @err_pfn */
 	int err;
@@ -378,7 +382,11 @@ static void dmb_par_run(struct dmb_par *par)
 			break;
 		dmb_par_chunk(par, i, &spfn, &epfn);
 		t0 = ktime_get_ns();
-		ret = alloc_contig_range(spfn, epfn, MIGRATE_MOVABLE, par->gfp);
+		if (par->cancel && READ_ONCE(*par->cancel))
+			ret = -ECANCELED;
+		else
+			ret = alloc_contig_range(spfn, epfn, MIGRATE_MOVABLE,
+						 par->gfp);
 		trace_dmb_alloc_chunk(par->area->name, spfn, epfn - spfn,
 				      raw_smp_processor_id(), ret,
 				      ktime_get_ns() - t0);
@@ -408,10 +416,12 @@ static void dmb_par_work(struct work_struct *work)
  * alloc_contig_range() over [@pfn, @pfn + @nr) of @area, on every online
  * CPU at once when the run has more than one chunk (see above).  Called
  * with @area->mutex held.  On failure nothing of the run is taken and
- * *@fail_pfn is the first page frame of the chunk that failed.
+ * *@fail_pfn is the first page frame of the chunk that failed.  @cancel
+ * (a prepared claim's) is looked at before each chunk: -ECANCELED.
  */
 static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
-			   unsigned long nr, gfp_t gfp, unsigned long *fail_pfn)
+			   unsigned long nr, gfp_t gfp, const bool *cancel,
+			   unsigned long *fail_pfn)
 {
 	struct dmb_par_worker *workers = NULL;
 	unsigned int cpus, nw, w;
@@ -420,6 +430,7 @@ static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
 		.start = pfn,
 		.end = pfn + nr,
 		.next = ATOMIC_LONG_INIT(0),
+		.cancel = cancel,
 	};
 	unsigned long i, spfn, epfn, per;
 	int ret;
@@ -433,13 +444,15 @@ static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
 	par.chunk = round_up(max(per, 1UL), MAX_ORDER_NR_PAGES);
 	par.first = ALIGN_DOWN(pfn, MAX_ORDER_NR_PAGES);
 	par.nr_chunks = DIV_ROUND_UP(par.end - par.first, par.chunk);
-	if (cpus < 2 || par.nr_chunks < 2 || !dmb_claim_wq)
+	/* a prepared claim goes by chunks also on one CPU, to be cancelled */
+	if ((cpus < 2 && !cancel) || par.nr_chunks < 2 || !dmb_claim_wq)
 		return alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE, gfp);
 
 	par.taken = bitmap_zalloc(par.nr_chunks, GFP_KERNEL);
 	nw = min_t(unsigned long, cpus - 1, par.nr_chunks - 1);
-	workers = kcalloc(nw, sizeof(*workers), GFP_KERNEL);
-	if (!par.taken || !workers) {
+	if (nw)
+		workers = kcalloc(nw, sizeof(*workers), GFP_KERNEL);
+	if (!par.taken || (nw && !workers)) {
 		kfree(workers);
 		bitmap_free(par.taken);
 		return alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE, gfp);
@@ -475,13 +488,32 @@ static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
 	return ret;
 }
 
+/* Are dmb_alloc()'s arguments wrong?  Says why; else gives pages and mask */
+static bool dmb_alloc_args_bad(struct dmb_area *area, size_t size,
+			       size_t align, gfp_t gfp, unsigned int flags,
+			       unsigned long *nr, unsigned long *mask)
+{
+	const char *why = NULL;
+
+	if (flags & ~DMB_ALLOC_NOZERO)
+		why = "unknown flags";
+	else if (!dmb_gfp_ok(gfp))
+		why = "gfp must allow sleeping, with no zone or action modifiers";
+	else
+		dmb_book_check_alloc(&area->book, size, align, nr, mask, &why);
+	if (why)
+		dev_warn_ratelimited(area->dev, "dmb_alloc: %s: %zu bytes aligned to %zu, flags 0x%x, gfp %pGg: %s\n",
+				     area->name, size, align, flags, &gfp, why);
+	return why;
+}
+
 /*
  * The claim itself.  @test marks the run as made through the debugfs
  * "alloc" hook, the only runs its "free" may release.
  */
 static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 				size_t align, gfp_t gfp, unsigned int flags,
-				bool test)
+				bool test, const bool *cancel)
 {
 	unsigned long nr, mask, offset, bitno, start = 0, before, deadline;
 	unsigned long fail_pfn;
@@ -490,21 +522,11 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 	struct dmb_claim *claim;
 	unsigned int pass = 0, tries = 0;
 	bool busy_seen = false;
-	const char *why = NULL;
 	u64 t0 = ktime_get_ns();
 	int ret;
 
 	might_sleep();
-	if (flags & ~DMB_ALLOC_NOZERO)
-		why = "unknown flags";
-	else if (!dmb_gfp_ok(gfp))
-		why = "gfp must allow sleeping, with no zone or action modifiers";
-	else
-		dmb_book_check_alloc(&area->book, size, align, &nr, &mask, &why);
-	if (why) {
-		dev_warn_ratelimited(area->dev, "%s: %s: %zu bytes aligned to %zu, flags 0x%x, gfp %pGg: %s\n",
-				     __func__, area->name, size, align, flags,
-				     &gfp, why);
+	if (dmb_alloc_args_bad(area, size, align, gfp, flags, &nr, &mask)) {
 		atomic_long_inc(&area->claims_failed);
 		return ERR_PTR(-EINVAL);
 	}
@@ -541,6 +563,10 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 					ret = -EINTR;
 					break;
 				}
+				if (cancel && READ_ONCE(*cancel)) {
+					ret = -ECANCELED;
+					break;
+				}
 				continue;
 			}
 			ret = pass ? -EBUSY : -ENOSPC;
@@ -550,7 +576,7 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 		ret = mutex_lock_killable(&area->mutex);
 		if (!ret) {
 			ret = dmb_claim_range(area, area->base_pfn + bitno, nr,
-					      zgfp, &fail_pfn);
+					      zgfp, cancel, &fail_pfn);
 			mutex_unlock(&area->mutex);
 		} else {
 			ret = -EINTR;
@@ -575,6 +601,10 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 					   busy.refcount, busy.mapcount);
 		if (fatal_signal_pending(current)) {
 			ret = -EINTR;
+			break;
+		}
+		if (cancel && READ_ONCE(*cancel)) {
+			ret = -ECANCELED;
 			break;
 		}
 		/*
@@ -604,7 +634,7 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 					     __func__, area->name, nr, ret, tries + 1,
 					     busy.pfn, busy.refcount, busy.mapcount,
 					     &busy.flags);
-		else if (!(gfp & __GFP_NOWARN))
+		else if (!(gfp & __GFP_NOWARN) && ret != -ECANCELED)
 			dev_warn_ratelimited(area->dev, "%s: %s: claim of %lu pages failed: %d\n",
 					     __func__, area->name, nr, ret);
 		return ERR_PTR(ret);
@@ -674,7 +704,7 @@ struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
 {
 	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
 		return ERR_PTR(-EINVAL);
-	return __dmb_alloc(handle->area, size, align, gfp, flags, false);
+	return __dmb_alloc(handle->area, size, align, gfp, flags, false, NULL);
 }
 EXPORT_SYMBOL_GPL(dmb_alloc);
 
@@ -769,6 +799,166 @@ int dmb_release(struct dmb_handle *handle, struct page *pages, size_t size)
 }
 EXPORT_SYMBOL_GPL(dmb_release);
 
+/* ---- prepared claims ---------------------------------------------------- */
+
+/**
+ * struct dmb_prep - a claim migrating in the background
+ * @area: the block; its kobject is referenced until the prep is freed
+ * @size: as given to dmb_alloc_prepare()
+ * @align: likewise
+ * @gfp: likewise
+ * @flags: likewise
+ * @cancel: set by dmb_alloc_cancel(): the claim stops before its next chunk
+ * @work: runs the claim on dmb_prep_wq
+ * @done: completed when the claim has ended, one way or the other
+ * @page: its result: the run's first page or an ERR_PTR()
+ */
+struct dmb_prep {
+	struct dmb_area *area;
+	size_t size, align;
+	gfp_t gfp;
+	unsigned int flags;
+	bool cancel;
+	struct work_struct work;
+	struct completion done;
+	struct page *page;
+};
+
+static struct workqueue_struct *dmb_prep_wq;
+
+static void dmb_prep_work(struct work_struct *work)
+{
+	struct dmb_prep *prep = container_of(work, struct dmb_prep, work);
+
+	prep->page = __dmb_alloc(prep->area, prep->size, prep->align,
+				 prep->gfp, prep->flags, false, &prep->cancel);
+	complete_all(&prep->done);
+}
+
+static void dmb_prep_free(struct dmb_prep *prep)
+{
+	struct dmb_area *area = prep->area;
+
+	flush_work(&prep->work);
+	atomic_dec(&area->preps);
+	kfree(prep);
+	kobject_put(&area->kobj);
+}
+
+/**
+ * dmb_alloc_prepare - start a claim in the background
+ * @handle: from dmb_handle_get()
+ * @size: as for dmb_alloc()
+ * @align: as for dmb_alloc()
+ * @gfp: as for dmb_alloc()
+ * @flags: as for dmb_alloc()
+ *
+ * A driver that knows it will need a buffer soon (a player opened the
+ * device, the stream's format is known) starts emptying the run now and
+ * takes it with dmb_alloc_commit() when streaming starts, which then waits
+ * only for what is left; dmb_alloc_cancel() stops it and gives back
+ * whatever it took.  The claim is dmb_alloc()'s, run by a worker: it picks
+ * its run when it starts, migrates it in chunks on every online CPU and
+ * keeps each chunk as it is emptied, so pages freed there are not handed
+ * to anyone else; parts of the run not yet reached can still be used by
+ * others meanwhile, and are emptied when their turn comes.  Every prepared
+ * claim must be committed or cancelled, before dmb_handle_put().
+ *
+ * Context: process context, may sleep.
+ * Return: the prepared claim; ERR_PTR(-EINVAL) for the arguments
+ * dmb_alloc() refuses, ERR_PTR(-ENOMEM).
+ */
+struct dmb_prep *dmb_alloc_prepare(struct dmb_handle *handle, size_t size,
+				   size_t align, gfp_t gfp, unsigned int flags)
+{
+	unsigned long nr, mask;
+	struct dmb_area *area;
+	struct dmb_prep *prep;
+
+	might_sleep();
+	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
+		return ERR_PTR(-EINVAL);
+	area = handle->area;
+	if (dmb_alloc_args_bad(area, size, align, gfp, flags, &nr, &mask))
+		return ERR_PTR(-EINVAL);
+	prep = kzalloc(sizeof(*prep), GFP_KERNEL);
+	if (!prep)
+		return ERR_PTR(-ENOMEM);
+	kobject_get(&area->kobj);
+	atomic_inc(&area->preps);
+	prep->area = area;
+	prep->size = size;
+	prep->align = align;
+	prep->gfp = gfp;
+	prep->flags = flags;
+	INIT_WORK(&prep->work, dmb_prep_work);
+	init_completion(&prep->done);
+	queue_work(dmb_prep_wq, &prep->work);
+	return prep;
+}
+EXPORT_SYMBOL_GPL(dmb_alloc_prepare);
+
+/**
+ * dmb_alloc_prepared - has a prepared claim ended?
+ * @prep: from dmb_alloc_prepare()
+ *
+ * Return: true when dmb_alloc_commit() would not wait.
+ */
+bool dmb_alloc_prepared(struct dmb_prep *prep)
+{
+	return completion_done(&prep->done);
+}
+EXPORT_SYMBOL_GPL(dmb_alloc_prepared);
+
+/**
+ * dmb_alloc_cancel - stop a prepared claim and give back what it took
+ * @prep: from dmb_alloc_prepare(); freed
+ *
+ * Waits for the chunks being migrated now (not for the rest), then
+ * releases whatever the claim took.
+ *
+ * Context: process context, may sleep.
+ */
+void dmb_alloc_cancel(struct dmb_prep *prep)
+{
+	if (IS_ERR_OR_NULL(prep))
+		return;
+	WRITE_ONCE(prep->cancel, true);
+	wait_for_completion(&prep->done);
+	if (!IS_ERR(prep->page))
+		WARN_ON_ONCE(__dmb_release(prep->area, prep->page, prep->size,
+					   false));
+	dmb_prep_free(prep);
+}
+EXPORT_SYMBOL_GPL(dmb_alloc_cancel);
+
+/**
+ * dmb_alloc_commit - take a prepared claim
+ * @prep: from dmb_alloc_prepare(); freed
+ *
+ * Waits for what is left of the claim.  A fatal signal while it waits
+ * cancels the claim.  The run is then an ordinary claim, given back with
+ * dmb_release().
+ *
+ * Context: process context, may sleep.
+ * Return: as dmb_alloc(), and ERR_PTR(-EINTR) on a fatal signal.
+ */
+struct page *dmb_alloc_commit(struct dmb_prep *prep)
+{
+	struct page *page;
+
+	if (WARN_ON_ONCE(IS_ERR_OR_NULL(prep)))
+		return ERR_PTR(-EINVAL);
+	if (wait_for_completion_killable(&prep->done)) {
+		dmb_alloc_cancel(prep);
+		return ERR_PTR(-EINTR);
+	}
+	page = prep->page;
+	dmb_prep_free(prep);
+	return page;
+}
+EXPORT_SYMBOL_GPL(dmb_alloc_commit);
+
 /* ---- debugfs ------------------------------------------------------------- */
 
 static int dmb_info_show(struct seq_file *m, void *v)
@@ -824,7 +1014,7 @@ static ssize_t dmb_alloc_write(struct file *file, const char __user *ubuf,
 	buf[len] = '\0';
 	if (sscanf(buf, "%llu %llu", &size, &align) < 1)
 		return -EINVAL;
-	page = __dmb_alloc(area, size, align, GFP_KERNEL, 0, true);
+	page = __dmb_alloc(area, size, align, GFP_KERNEL, 0, true, NULL);
 	if (IS_ERR(page))
 		return PTR_ERR(page);
 	spin_lock(&area->lock);
@@ -1072,6 +1262,9 @@ void dmb_handle_put(struct dmb_handle *handle)
 	spin_unlock(&area->lock);
 	if (last && !claimed)
 		wake_up_all(&test_hold_wq);	/* a held debugfs claim */
+	if (last && atomic_read(&area->preps))
+		dev_warn(area->dev, "dmb_alloc: %s: last handle dropped with %d prepared claims; commit or cancel them first\n",
+			 area->name, atomic_read(&area->preps));
 	if (last && claimed)
 		dev_warn(area->dev, "dmb_alloc: %s: last handle dropped with %lu pages claimed; they stay claimed\n",
 			 area->name, claimed);
@@ -1153,6 +1346,13 @@ static int __init dmb_alloc_init(void)
 	dmb_claim_wq = alloc_workqueue("dmb_claim", WQ_UNBOUND, 0);
 	if (!dmb_claim_wq)
 		pr_warn("no workqueue: claims migrate on one CPU\n");
+	dmb_prep_wq = alloc_workqueue("dmb_prep", WQ_UNBOUND, 0);
+	if (!dmb_prep_wq) {
+		if (dmb_claim_wq)
+			destroy_workqueue(dmb_claim_wq);
+		kobject_put(dmb_alloc_kobj);
+		return -ENOMEM;
+	}
 	dmb_alloc_debugfs = debugfs_create_dir("dmb_alloc", NULL);
 	if (test_hooks) {
 		debugfs_create_file_unsafe("test_hold", 0600, dmb_alloc_debugfs,
@@ -1178,6 +1378,7 @@ static void __exit dmb_alloc_exit(void)
 	}
 	mutex_unlock(&dmb_area_lock);
 	debugfs_remove(dmb_alloc_debugfs);
+	destroy_workqueue(dmb_prep_wq);
 	if (dmb_claim_wq)
 		destroy_workqueue(dmb_claim_wq);
 	kobject_put(dmb_alloc_kobj);

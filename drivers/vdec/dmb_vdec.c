@@ -97,6 +97,20 @@ struct vdec_session {
 };
 
 /**
+ * struct vdec_prep - buffers being claimed ahead of START (PREPARE)
+ * @owner: the file that asked
+ * @sizes: the buffers' sizes, as PREPARE got them
+ * @count: how many
+ * @preps: a prepared claim per buffer
+ */
+struct vdec_prep {
+	struct file *owner;
+	u64 *sizes;
+	unsigned int count;
+	struct dmb_prep *preps[] __counted_by(count);
+};
+
+/**
  * struct vdec - one decoder
  * @ref: held by the bound device and by every open file
  * @dev: the platform device
@@ -112,6 +126,7 @@ struct vdec_session {
  * @op_lock: serialises starting, decoding and ending sessions
  * @lock: protects @session and @dead; never held across a claim
  * @session: the active session, or NULL
+ * @prep: buffers being prepared, or NULL; written under both locks
  * @dead: the device was unbound
  */
 struct vdec {
@@ -129,6 +144,7 @@ struct vdec {
 	struct mutex op_lock;		/* starts, decodes, ends sessions */
 	struct mutex lock;		/* protects @session, @dead */
 	struct vdec_session *session;
+	struct vdec_prep *prep;
 	bool dead;
 };
 
@@ -185,6 +201,25 @@ static void vdec_session_end(struct vdec *vdec)
 	kref_put(&s->ref, vdec_session_free);
 }
 
+/* Cancel the prepared buffers, if any, the last first.  Holds op_lock. */
+static void vdec_prep_cancel(struct vdec *vdec)
+{
+	struct vdec_prep *p;
+	unsigned int i;
+
+	lockdep_assert_held(&vdec->op_lock);
+	mutex_lock(&vdec->lock);
+	p = vdec->prep;
+	vdec->prep = NULL;
+	mutex_unlock(&vdec->lock);
+	if (!p)
+		return;
+	for (i = p->count; i--;)
+		dmb_alloc_cancel(p->preps[i]);
+	kfree(p->sizes);
+	kfree(p);
+}
+
 /* The smallest size of each ioctl's structure userspace may pass */
 static size_t vdec_size_ver0(unsigned int cmd)
 {
@@ -192,6 +227,7 @@ static size_t vdec_size_ver0(unsigned int cmd)
 	case _IOC_NR(DMB_VDEC_INFO):
 		return DMB_VDEC_INFO_SIZE_VER0;
 	case _IOC_NR(DMB_VDEC_START):
+	case _IOC_NR(DMB_VDEC_PREPARE):
 		return DMB_VDEC_START_SIZE_VER0;
 	case _IOC_NR(DMB_VDEC_BUF):
 		return DMB_VDEC_BUF_SIZE_VER0;
@@ -234,35 +270,129 @@ static_assert(sizeof(struct dmb_vdec_start) == DMB_VDEC_START_SIZE_VER0);
 static_assert(sizeof(struct dmb_vdec_buf) == DMB_VDEC_BUF_SIZE_VER0);
 static_assert(sizeof(struct dmb_vdec_decode) == DMB_VDEC_DECODE_SIZE_VER0);
 
+/*
+ * START's and PREPARE's argument: @arg and the buffer sizes (*@sizes, to
+ * be freed), each of them and their sum within the block.
+ */
+static long vdec_start_args(struct vdec *vdec, unsigned int cmd,
+			    void __user *uarg, struct dmb_vdec_start *arg,
+			    u64 **sizes)
+{
+	u64 total = 0;
+	unsigned int i;
+	long ret;
+
+	ret = vdec_copy_in(arg, sizeof(*arg), cmd, uarg);
+	if (ret)
+		return ret;
+	if (arg->flags || arg->reserved || !arg->count ||
+	    arg->count > VDEC_MAX_BUFS)
+		return -EINVAL;
+	*sizes = memdup_array_user(u64_to_user_ptr(arg->sizes_ptr), arg->count,
+				   sizeof(**sizes));
+	if (IS_ERR(*sizes))
+		return PTR_ERR(*sizes);
+	for (i = 0; i < arg->count; i++) {
+		if (!(*sizes)[i] || (*sizes)[i] > vdec->dmb_size)
+			break;
+		total += PAGE_ALIGN((*sizes)[i]);
+	}
+	if (i < arg->count || total > vdec->dmb_size) {
+		kfree(*sizes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * PREPARE: start claiming the buffers a START with the same sizes will
+ * take, in the background; returns at once.  START then waits only for
+ * what is left, STOP or close cancels.
+ */
+static long vdec_prepare(struct vdec *vdec, struct file *file,
+			 unsigned int cmd, void __user *uarg)
+{
+	struct dmb_vdec_start arg;
+	struct vdec_prep *p;
+	unsigned int i;
+	u64 *sizes;
+	long ret;
+
+	ret = vdec_start_args(vdec, cmd, uarg, &arg, &sizes);
+	if (ret)
+		return ret;
+	p = kzalloc(struct_size(p, preps, arg.count), GFP_KERNEL);
+	if (!p) {
+		kfree(sizes);
+		return -ENOMEM;
+	}
+	p->owner = file;
+	p->sizes = sizes;
+	p->count = arg.count;
+	ret = mutex_lock_killable(&vdec->op_lock);
+	if (ret)
+		goto free;
+	if (vdec->dead)
+		ret = -ENODEV;
+	else if (vdec->session || vdec->prep)
+		ret = -EBUSY;
+	if (ret)
+		goto unlock;
+	for (i = 0; i < p->count; i++) {
+		/* zeroed: the buffer may be mapped before anything decodes */
+		p->preps[i] = dmb_alloc_prepare(vdec->handle, sizes[i], 0,
+						GFP_KERNEL, 0);
+		if (IS_ERR(p->preps[i])) {
+			ret = PTR_ERR(p->preps[i]);
+			while (i--)
+				dmb_alloc_cancel(p->preps[i]);
+			goto unlock;
+		}
+	}
+	mutex_lock(&vdec->lock);
+	vdec->prep = p;
+	mutex_unlock(&vdec->lock);
+	mutex_unlock(&vdec->op_lock);
+	return 0;
+
+unlock:
+	mutex_unlock(&vdec->op_lock);
+free:
+	kfree(sizes);
+	kfree(p);
+	return ret;
+}
+
+/*
+ * Buffer @i of a START: the prepared claim when PREPARE asked for the
+ * same sizes (then *@p is that preparation), else a claim now.
+ */
+static struct page *vdec_claim_buf(struct vdec *vdec, struct vdec_prep *p,
+				   unsigned int i, u64 size)
+{
+	struct page *page;
+
+	if (!p)
+		/* zeroed: the buffer may be mapped before anything decodes */
+		return dmb_alloc(vdec->handle, size, 0, GFP_KERNEL, 0);
+	page = dmb_alloc_commit(p->preps[i]);
+	p->preps[i] = NULL;
+	return page;
+}
+
 static long vdec_start(struct vdec *vdec, struct file *file, unsigned int cmd,
 		       void __user *uarg)
 {
 	struct dmb_vdec_start arg;
 	struct vdec_session *s;
-	u64 offset = 0, total = 0, t0, *sizes;
+	struct vdec_prep *p = NULL;
+	u64 offset = 0, t0, *sizes;
 	unsigned int i;
 	long ret;
 
-	ret = vdec_copy_in(&arg, sizeof(arg), cmd, uarg);
+	ret = vdec_start_args(vdec, cmd, uarg, &arg, &sizes);
 	if (ret)
 		return ret;
-	if (arg.flags || arg.reserved || !arg.count || arg.count > VDEC_MAX_BUFS)
-		return -EINVAL;
-	sizes = memdup_array_user(u64_to_user_ptr(arg.sizes_ptr), arg.count,
-				  sizeof(*sizes));
-	if (IS_ERR(sizes))
-		return PTR_ERR(sizes);
-	for (i = 0; i < arg.count; i++) {
-		if (!sizes[i] || sizes[i] > vdec->dmb_size) {
-			ret = -EINVAL;
-			goto free_sizes;
-		}
-		total += PAGE_ALIGN(sizes[i]);
-	}
-	if (total > vdec->dmb_size) {
-		ret = -EINVAL;
-		goto free_sizes;
-	}
 
 	s = kzalloc(struct_size(s, bufs, arg.count), GFP_KERNEL);
 	if (!s) {
@@ -282,11 +412,21 @@ static long vdec_start(struct vdec *vdec, struct file *file, unsigned int cmd,
 		ret = -ENODEV;
 		goto unlock;
 	}
-	if (vdec->session) {
+	if (vdec->session || (vdec->prep && vdec->prep->owner != file)) {
 		ret = -EBUSY;
 		goto unlock;
 	}
 	t0 = ktime_get_ns();
+	/* this file's PREPARE: its claims if the sizes match, else cancelled */
+	if (vdec->prep && vdec->prep->count == arg.count &&
+	    !memcmp(vdec->prep->sizes, sizes, arg.count * sizeof(*sizes))) {
+		mutex_lock(&vdec->lock);
+		p = vdec->prep;
+		vdec->prep = NULL;
+		mutex_unlock(&vdec->lock);
+	} else {
+		vdec_prep_cancel(vdec);
+	}
 	for (i = 0; i < arg.count; i++) {
 		struct page *page;
 
@@ -294,12 +434,11 @@ static long vdec_start(struct vdec *vdec, struct file *file, unsigned int cmd,
 		 * One time budget for the whole START, not one per buffer:
 		 * op_lock is held, and close and unbind wait for it.
 		 */
-		if (i && ktime_get_ns() - t0 > VDEC_START_MAX_NS) {
+		if (i && !p && ktime_get_ns() - t0 > VDEC_START_MAX_NS) {
 			ret = -EBUSY;
 			goto release;
 		}
-		/* zeroed: the buffer may be mapped before anything decodes */
-		page = dmb_alloc(vdec->handle, sizes[i], 0, GFP_KERNEL, 0);
+		page = vdec_claim_buf(vdec, p, i, sizes[i]);
 		if (IS_ERR(page)) {
 			ret = PTR_ERR(page);
 			goto release;
@@ -314,11 +453,23 @@ static long vdec_start(struct vdec *vdec, struct file *file, unsigned int cmd,
 	vdec->session = s;
 	mutex_unlock(&vdec->lock);
 	mutex_unlock(&vdec->op_lock);
+	if (p) {
+		kfree(p->sizes);
+		kfree(p);
+	}
 	kfree(sizes);
 	return 0;
 
 release:
-	/* unwind in reverse: what was claimed goes back */
+	/* unwind in reverse: what was prepared and not taken, what was claimed */
+	if (p) {
+		unsigned int j;
+
+		for (j = p->count; j-- > i;)
+			dmb_alloc_cancel(p->preps[j]);
+		kfree(p->sizes);
+		kfree(p);
+	}
 	vdec_release_bufs(vdec, s, i);
 unlock:
 	mutex_unlock(&vdec->op_lock);
@@ -340,6 +491,8 @@ static long vdec_stop(struct vdec *vdec, struct file *file)
 	s = vdec->session;
 	if (vdec->dead)
 		ret = -ENODEV;
+	else if (!s && vdec->prep && vdec->prep->owner == file)
+		vdec_prep_cancel(vdec);	/* STOP before START: cancel PREPARE */
 	else if (!s || s->owner != file)
 		ret = -EINVAL;
 	else if (atomic_read(&s->maps))
@@ -530,6 +683,10 @@ static long vdec_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		if (_IOC_DIR(cmd) != _IOC_DIR(DMB_VDEC_DECODE))
 			return -ENOTTY;
 		return vdec_decode(vdec, file, cmd, uarg);
+	case _IOC_NR(DMB_VDEC_PREPARE):
+		if (_IOC_DIR(cmd) != _IOC_DIR(DMB_VDEC_PREPARE))
+			return -ENOTTY;
+		return vdec_prepare(vdec, file, cmd, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -658,12 +815,15 @@ static int vdec_release(struct inode *inode, struct file *file)
 	 * its way out.
 	 */
 	mutex_lock(&vdec->lock);
-	owner = vdec->session && vdec->session->owner == file;
+	owner = (vdec->session && vdec->session->owner == file) ||
+		(vdec->prep && vdec->prep->owner == file);
 	mutex_unlock(&vdec->lock);
 	if (owner) {
 		mutex_lock(&vdec->op_lock);
 		if (vdec->session && vdec->session->owner == file)
 			vdec_session_end(vdec);
+		if (vdec->prep && vdec->prep->owner == file)
+			vdec_prep_cancel(vdec);
 		mutex_unlock(&vdec->op_lock);
 	}
 	kref_put(&vdec->ref, vdec_free);
@@ -786,6 +946,7 @@ static void vdec_remove(struct platform_device *pdev)
 	vdec->dead = true;
 	mutex_unlock(&vdec->lock);
 	vdec_session_end(vdec);
+	vdec_prep_cancel(vdec);
 	dmb_handle_put(vdec->handle);
 	vdec->handle = NULL;
 	mutex_unlock(&vdec->op_lock);

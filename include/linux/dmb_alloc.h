@@ -38,4 +38,18 @@ struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
 		       gfp_t gfp, unsigned int flags);
 int dmb_release(struct dmb_handle *handle, struct page *pages, size_t size);
 
+/*
+ * A claim started early and taken later: dmb_alloc_prepare() starts
+ * migrating in the background, dmb_alloc_commit() waits for what is left
+ * and returns dmb_alloc()'s result, dmb_alloc_cancel() stops it and gives
+ * back what it took.  Each prepared claim is committed or cancelled once.
+ */
+struct dmb_prep;
+
+struct dmb_prep *dmb_alloc_prepare(struct dmb_handle *handle, size_t size,
+				   size_t align, gfp_t gfp, unsigned int flags);
+bool dmb_alloc_prepared(struct dmb_prep *prep);
+struct page *dmb_alloc_commit(struct dmb_prep *prep);
+void dmb_alloc_cancel(struct dmb_prep *prep);
+
 #endif /* _LINUX_DMB_ALLOC_H */

@@ -25,6 +25,12 @@
  *              memory without waiting for the claim (mmap_in_claim,
  *              claim_after_mmap_ms and faults_in_claim: they happened
  *              while it still ran)
+ *   prepare    with user data in the block: PREPARE returns at once, its
+ *              claims end in the background, START then takes them in a
+ *              small share of a START without PREPARE; a PREPARE is
+ *              cancelled by close and by STOP (nothing stays claimed), one
+ *              at a time, START by its file only, a START of other
+ *              sizes drops it, and unbinding the decoder cancels it
  *   killwait   a START that waits for another file's claim (seconds, the
  *              block full of user data) dies at once when killed
  * Metrics: see each test; most end with count_after (buffers of the
@@ -63,7 +69,8 @@ static int xioctl(int fd, unsigned long cmd, void *arg)
 	return ioctl(fd, cmd, arg) ? -errno : 0;
 }
 
-static int start(int fd, int bufs, uint64_t size)
+/* START, or with @cmd DMB_VDEC_PREPARE, @bufs buffers of @size */
+static int start_cmd(int fd, unsigned long cmd, int bufs, uint64_t size)
 {
 	uint64_t sizes[MAX_BUFS];
 	struct dmb_vdec_start st = { .count = bufs, .sizes_ptr = (uintptr_t)sizes };
@@ -71,7 +78,12 @@ static int start(int fd, int bufs, uint64_t size)
 
 	for (i = 0; i < bufs && i < MAX_BUFS; i++)
 		sizes[i] = size;
-	return xioctl(fd, DMB_VDEC_START, &st);
+	return xioctl(fd, cmd, &st);
+}
+
+static int start(int fd, int bufs, uint64_t size)
+{
+	return start_cmd(fd, DMB_VDEC_START, bufs, size);
 }
 
 static int info(int fd, struct dmb_vdec_info *in)
@@ -195,13 +207,24 @@ static pid_t filler(int64_t bytes, uint32_t stamp, uint64_t base,
 		for (i = 0; i < (size_t)bytes / 4; i++)
 			u[i] = stamp;
 		if (size) {
-			size_t in = 0;
+			/* pagemap 512 entries a read: a read a page is slow */
+			static uint64_t ent[512];
+			size_t in = 0, pages = bytes / page_size(), j, n;
+			int pm = open("/proc/self/pagemap", O_RDONLY);
 
-			for (i = 0; i < (size_t)bytes; i += page_size()) {
-				uint64_t pa = virt_to_pfn((char *)u + i) * page_size();
+			for (i = 0; pm >= 0 && i < pages; i += n) {
+				n = pages - i < 512 ? pages - i : 512;
+				if (pread(pm, ent, n * 8, ((uintptr_t)u / page_size() + i) * 8) !=
+				    (ssize_t)(n * 8))
+					break;
+				for (j = 0; j < n; j++) {
+					uint64_t pa = (ent[j] & ((1ULL << 55) - 1)) * page_size();
 
-				in += pa >= base && pa < base + size;
+					in += (ent[j] >> 63) && pa >= base && pa < base + size;
+				}
 			}
+			if (pm >= 0)
+				close(pm);
 			c = in * page_size() * 100 / size;
 		}
 		if (write(p[1], &c, 1) != 1)
@@ -613,6 +636,109 @@ int main(int argc, char **argv)
 			 now_ms() - t0, mmap_ms, fault_gap);
 		metric_set("stop", xioctl(fd, DMB_VDEC_STOP, NULL));
 		unfill(pid);
+	} else if (!strcmp(test, "prepare")) {
+		long want = (long)bufs * (size / page_size());
+		double t0, prepared_ms = -1, prep_ms, start_ms, sync_ms;
+		pid_t pid;
+		int pct = 0, i;
+
+		/* user data in the block, so that claims have work */
+		info(fd, &in);
+		pid = filler((meminfo_kb("MemAvailable") << 10) - (448 << 20),
+			     0x51ed0001, in.dmb_base, in.dmb_size, &pct);
+		if (pid < 0)
+			t_bail("cannot fill memory");
+		metric_set("fill_in_block_pct", pct);
+		t0 = now_ms();
+		metric_set("prepare", start_cmd(fd, DMB_VDEC_PREPARE, bufs, size));
+		metric_set("prepare_ms", now_ms() - t0);
+		prep_ms = now_ms() - t0;
+		/* the claims run in the background: wait until all are taken */
+		for (i = 0; i < 6000 && claimed_main() != want; i++)
+			usleep(10000);
+		if (claimed_main() == want)
+			prepared_ms = now_ms() - t0;
+		metric_set("prepared", claimed_main() == want);
+		t0 = now_ms();
+		metric_set("start", start(fd, bufs, size));
+		start_ms = now_ms() - t0;
+		metric_set("decode", xioctl(fd, DMB_VDEC_DECODE, &d));
+		metric_set("checked", d.checked);
+		metric_set("verify_bad", verify(fd, bufs, d.seed));
+		metric_set("stop", xioctl(fd, DMB_VDEC_STOP, NULL));
+		unfill(pid);
+
+		/* the same START without PREPARE, the block as full again */
+		pid = filler((meminfo_kb("MemAvailable") << 10) - (448 << 20),
+			     0x51ed0002, in.dmb_base, in.dmb_size, &pct);
+		metric_set("refill_in_block_pct", pid < 0 ? -1 : pct);
+		t0 = now_ms();
+		metric_set("sync_start", start(fd, bufs, size));
+		sync_ms = now_ms() - t0;
+		xioctl(fd, DMB_VDEC_STOP, NULL);
+		metric_set("start_vs_sync_pct", sync_ms > 0 ? 100 * start_ms / sync_ms : -1);
+		metric_set("prepare_vs_sync_pct", sync_ms > 0 ? 100 * prep_ms / sync_ms : -1);
+		t_report("%d x %lld MiB, %d%% of the block full: PREPARE returned in %.1f ms, claims done after %.0f ms; START then took %.2f ms, against %.0f ms without PREPARE (%.2f%%)",
+			 bufs, (long long)size >> 20, pct,
+			 prep_ms, prepared_ms,
+			 start_ms, sync_ms, sync_ms > 0 ? 100 * start_ms / sync_ms : -1);
+
+		/* cancelled while it migrates: by close, by STOP */
+		unfill(pid);
+		pid = filler((meminfo_kb("MemAvailable") << 10) - (448 << 20),
+			     0x51ed0003, in.dmb_base, in.dmb_size, NULL);
+		fd2 = vopen();
+		metric_set("prepare_close", start_cmd(fd2, DMB_VDEC_PREPARE, bufs, size));
+		usleep(20000);
+		t0 = now_ms();
+		close(fd2);
+		metric_set("cancel_close_ms", now_ms() - t0);
+		metric_set("claimed_after_close", claimed_main());
+		metric_set("prepare_stop", start_cmd(fd, DMB_VDEC_PREPARE, bufs, size));
+		usleep(20000);
+		metric_set("stop_cancels", xioctl(fd, DMB_VDEC_STOP, NULL));
+		metric_set("claimed_after_stop", claimed_main());
+		unfill(pid);
+
+		/* one preparation at a time, START by its owner only */
+		metric_set("prepare_again", start_cmd(fd, DMB_VDEC_PREPARE, 1, 4 << 20));
+		metric_set("second_prepare", start_cmd(fd, DMB_VDEC_PREPARE, 1, 4 << 20));
+		fd2 = vopen();
+		metric_set("other_file_prepare", start_cmd(fd2, DMB_VDEC_PREPARE, 1, 4 << 20));
+		metric_set("other_file_start", start(fd2, 1, 4 << 20));
+		close(fd2);
+		/* other sizes than prepared: claimed now, the preparation dropped */
+		metric_set("start_other_sizes", start(fd, 2, 8 << 20));
+		if (!info(fd, &in))
+			metric_set("count_other_sizes", in.count);
+		metric_set("claimed_other_sizes", claimed_main());
+		metric_set("prepare_in_session", start_cmd(fd, DMB_VDEC_PREPARE, 1, 4 << 20));
+		metric_set("stop_other_sizes", xioctl(fd, DMB_VDEC_STOP, NULL));
+		metric_set("claimed_end", claimed_main());
+		/* unbound while another file prepares: cancelled, all returned */
+		{
+			const char *drv = "/sys/bus/platform/drivers/dmb-vdec";
+			char link[256], path[300], *name;
+			ssize_t n;
+
+			n = readlink("/sys/class/misc/dmb-vdec-main/device", link,
+				     sizeof(link) - 1);
+			if (n <= 0)
+				t_bail("no device behind /dev/dmb-vdec-main");
+			link[n] = '\0';
+			name = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+			fd2 = vopen();
+			metric_set("prepare_unbind", start_cmd(fd2, DMB_VDEC_PREPARE, 1, 128 << 20));
+			snprintf(path, sizeof(path), "%s/unbind", drv);
+			metric_set("unbind_preparing", file_write(path, name));
+			metric_set("claimed_after_unbind", claimed_main());
+			metric_set("old_fd_start", start(fd2, 1, 128 << 20));
+			close(fd2);
+			snprintf(path, sizeof(path), "%s/bind", drv);
+			metric_set("bind", file_write(path, name));
+		}
+		close(fd);
+		fd = vopen();
 	} else if (!strcmp(test, "killwait")) {
 		pid_t pid, claimer_pid, waiter;
 		int status = 0, pct = 0;

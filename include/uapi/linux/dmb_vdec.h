@@ -127,5 +127,7 @@ struct dmb_vdec_decode {
 #define DMB_VDEC_STOP	_IO(DMB_VDEC_IOC_MAGIC, 2)
 #define DMB_VDEC_BUF	_IOWR(DMB_VDEC_IOC_MAGIC, 3, struct dmb_vdec_buf)
 #define DMB_VDEC_DECODE	_IOWR(DMB_VDEC_IOC_MAGIC, 4, struct dmb_vdec_decode)
+/* START's argument: claim those buffers in the background, START takes them */
+#define DMB_VDEC_PREPARE _IOW(DMB_VDEC_IOC_MAGIC, 5, struct dmb_vdec_start)
 
 #endif /* _UAPI_LINUX_DMB_VDEC_H */
