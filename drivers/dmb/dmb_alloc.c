@@ -83,7 +83,7 @@
  * @pages_claimed: pages handed out
  * @pages_released: pages given back
  * @busy_retries: runs alloc_contig_range() found busy
- * @preps: prepared claims not yet committed or cancelled
+ * @preps: prepared claims not yet committed or cancelled, under @lock
  */
 struct dmb_area {
 	struct list_head node;
@@ -105,7 +105,7 @@ struct dmb_area {
 	atomic_long_t pages_claimed;
 	atomic_long_t pages_released;
 	atomic_long_t busy_retries;
-	atomic_t preps;
+	struct list_head preps;
 };
 
 /**
@@ -334,6 +334,7 @@ static struct workqueue_struct *dmb_claim_wq;
  * @next: the next chunk to take
  * @stop: set when a chunk failed or the caller got a fatal signal
  * @cancel: a prepared claim's cancel flag, or NULL
+ * @caller: the task that claims; its fatal signal stops the workers
  * @taken: chunks whose pages are ours, one bit each
  * @lock: protects @err and @err_pfn
  * @err: the first error
@@ -346,6 +347,7 @@ struct dmb_par {
 	atomic_long_t next;
 	bool stop;
 	const bool *cancel;
+	struct task_struct *caller;
 	unsigned long *taken;
 	spinlock_t lock;	/* protects @err and @err_pfn */
 	int err;
@@ -384,6 +386,8 @@ static void dmb_par_run(struct dmb_par *par)
 		t0 = ktime_get_ns();
 		if (par->cancel && READ_ONCE(*par->cancel))
 			ret = -ECANCELED;
+		else if (__fatal_signal_pending(par->caller))
+			ret = -EINTR;
 		else
 			ret = alloc_contig_range(spfn, epfn, MIGRATE_MOVABLE,
 						 par->gfp);
@@ -431,11 +435,14 @@ static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
 		.end = pfn + nr,
 		.next = ATOMIC_LONG_INIT(0),
 		.cancel = cancel,
+		.caller = current,
 	};
 	unsigned long i, spfn, epfn, per;
 	int ret;
 
 	*fail_pfn = pfn;
+	if (cancel && READ_ONCE(*cancel))
+		return -ECANCELED;
 	/* the workers allocate in the caller's scope (nofs, noio) */
 	par.gfp = current_gfp_context(gfp);
 	cpus = READ_ONCE(claim_cpus) ?: num_online_cpus();
@@ -464,9 +471,13 @@ static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
 		queue_work(dmb_claim_wq, &workers[w].work);
 	}
 	dmb_par_run(&par);
-	/* the workers stop after their current chunk once ->stop is set */
+	/*
+	 * The workers stop after their current chunk once ->stop is set;
+	 * one that has not started yet is not waited for.
+	 */
 	for (w = 0; w < nw; w++)
-		flush_work(&workers[w].work);
+		if (!cancel_work(&workers[w].work))
+			flush_work(&workers[w].work);
 
 	ret = par.err;
 	if (ret) {
@@ -574,7 +585,10 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 		}
 
 		ret = mutex_lock_killable(&area->mutex);
-		if (!ret) {
+		if (!ret && cancel && READ_ONCE(*cancel)) {
+			mutex_unlock(&area->mutex);
+			ret = -ECANCELED;
+		} else if (!ret) {
 			ret = dmb_claim_range(area, area->base_pfn + bitno, nr,
 					      zgfp, cancel, &fail_pfn);
 			mutex_unlock(&area->mutex);
@@ -645,7 +659,7 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 
 	spin_lock(&area->lock);
 	if (unlikely(area->dying)) {
-		/* only a debugfs claim can race the last handle */
+		/* a debugfs or prepared claim raced the last handle */
 		dmb_book_unreserve(&area->book, bitno, nr);
 		spin_unlock(&area->lock);
 		free_contig_range(area->base_pfn + bitno, nr);
@@ -684,8 +698,9 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
  * pageblock that holds it, and the block is walked a few times with a
  * short pause; a claim makes at most DMB_ALLOC_MAX_TRIES busy attempts and
  * gives up after DMB_ALLOC_MAX_MS, with -EBUSY and a message that names
- * the busy page.  A fatal signal aborts the claim.  On any failure nothing
- * stays claimed and no data is lost.
+ * the busy page.  A fatal signal aborts the claim once the chunks being
+ * migrated are done.  On any failure nothing stays claimed and no data is
+ * lost.
  *
  * The run is zeroed before it is returned, as the DMA API and the CMA heap
  * do: the pages held other processes' data until the migration copied it
@@ -812,6 +827,7 @@ EXPORT_SYMBOL_GPL(dmb_release);
  * @work: runs the claim on dmb_prep_wq
  * @done: completed when the claim has ended, one way or the other
  * @page: its result: the run's first page or an ERR_PTR()
+ * @node: in the area's list of preparations
  */
 struct dmb_prep {
 	struct dmb_area *area;
@@ -822,6 +838,7 @@ struct dmb_prep {
 	struct work_struct work;
 	struct completion done;
 	struct page *page;
+	struct list_head node;
 };
 
 static struct workqueue_struct *dmb_prep_wq;
@@ -840,7 +857,9 @@ static void dmb_prep_free(struct dmb_prep *prep)
 	struct dmb_area *area = prep->area;
 
 	flush_work(&prep->work);
-	atomic_dec(&area->preps);
+	spin_lock(&area->lock);
+	list_del(&prep->node);
+	spin_unlock(&area->lock);
 	kfree(prep);
 	kobject_put(&area->kobj);
 }
@@ -861,8 +880,9 @@ static void dmb_prep_free(struct dmb_prep *prep)
  * its run when it starts, migrates it in chunks on every online CPU and
  * keeps each chunk as it is emptied, so pages freed there are not handed
  * to anyone else; parts of the run not yet reached can still be used by
- * others meanwhile, and are emptied when their turn comes.  Every prepared
- * claim must be committed or cancelled, before dmb_handle_put().
+ * others meanwhile, and are emptied when their turn comes; the pages moved
+ * out may land there too and move again.  Every prepared claim must be
+ * committed or cancelled; the last dmb_handle_put() cancels those left.
  *
  * Context: process context, may sleep.
  * Return: the prepared claim; ERR_PTR(-EINVAL) for the arguments
@@ -885,7 +905,9 @@ struct dmb_prep *dmb_alloc_prepare(struct dmb_handle *handle, size_t size,
 	if (!prep)
 		return ERR_PTR(-ENOMEM);
 	kobject_get(&area->kobj);
-	atomic_inc(&area->preps);
+	spin_lock(&area->lock);
+	list_add(&prep->node, &area->preps);
+	spin_unlock(&area->lock);
 	prep->area = area;
 	prep->size = size;
 	prep->align = align;
@@ -914,8 +936,9 @@ EXPORT_SYMBOL_GPL(dmb_alloc_prepared);
  * dmb_alloc_cancel - stop a prepared claim and give back what it took
  * @prep: from dmb_alloc_prepare(); freed
  *
- * Waits for the chunks being migrated now (not for the rest), then
- * releases whatever the claim took.
+ * Waits for the chunk being migrated now (not for the rest), then
+ * releases whatever the claim took.  To cancel several claims of one
+ * block, use dmb_alloc_cancel_all(): each waits for the block otherwise.
  *
  * Context: process context, may sleep.
  */
@@ -933,6 +956,30 @@ void dmb_alloc_cancel(struct dmb_prep *prep)
 EXPORT_SYMBOL_GPL(dmb_alloc_cancel);
 
 /**
+ * dmb_alloc_cancel_all - cancel several prepared claims at once
+ * @preps: prepared claims from dmb_alloc_prepare(), NULL entries skipped;
+ *	all freed
+ * @count: how many
+ *
+ * Stops them all before waiting for any, so that claims queued behind
+ * one another on their block do not run while earlier ones are cancelled;
+ * then cancels them, the last first.
+ *
+ * Context: process context, may sleep.
+ */
+void dmb_alloc_cancel_all(struct dmb_prep **preps, unsigned int count)
+{
+	unsigned int i;
+
+	for (i = 0; i < count; i++)
+		if (!IS_ERR_OR_NULL(preps[i]))
+			WRITE_ONCE(preps[i]->cancel, true);
+	while (count--)
+		dmb_alloc_cancel(preps[count]);
+}
+EXPORT_SYMBOL_GPL(dmb_alloc_cancel_all);
+
+/**
  * dmb_alloc_commit - take a prepared claim
  * @prep: from dmb_alloc_prepare(); freed
  *
@@ -941,7 +988,9 @@ EXPORT_SYMBOL_GPL(dmb_alloc_cancel);
  * dmb_release().
  *
  * Context: process context, may sleep.
- * Return: as dmb_alloc(), and ERR_PTR(-EINTR) on a fatal signal.
+ * Return: as dmb_alloc(), ERR_PTR(-EINTR) on a fatal signal, and
+ * ERR_PTR(-ENODEV) or ERR_PTR(-ECANCELED) when the last handle went
+ * meanwhile.
  */
 struct page *dmb_alloc_commit(struct dmb_prep *prep)
 {
@@ -1124,6 +1173,7 @@ static struct dmb_area *dmb_area_create(struct dmb_block *dmb, struct device *de
 	area->base_pfn = PHYS_PFN(dmb_base(dmb));
 	area->book.count = PHYS_PFN(dmb_size(dmb));
 	INIT_LIST_HEAD(&area->book.claims);
+	INIT_LIST_HEAD(&area->preps);
 	spin_lock_init(&area->lock);
 	mutex_init(&area->mutex);
 	area->book.bitmap = bitmap_zalloc(area->book.count, GFP_KERNEL);
@@ -1246,6 +1296,8 @@ void dmb_handle_put(struct dmb_handle *handle)
 	struct dmb_area *area;
 	unsigned long claimed;
 	struct dmb_block *dmb;
+	struct dmb_prep *prep;
+	unsigned int preps = 0;
 	bool last;
 
 	if (IS_ERR_OR_NULL(handle))
@@ -1259,12 +1311,19 @@ void dmb_handle_put(struct dmb_handle *handle)
 	/* with the count: a debugfs claim still in flight will not commit */
 	if (last && !claimed)
 		WRITE_ONCE(area->dying, true);
+	/* preparations left behind: they stop before their next chunk */
+	if (last) {
+		list_for_each_entry(prep, &area->preps, node) {
+			WRITE_ONCE(prep->cancel, true);
+			preps++;
+		}
+	}
 	spin_unlock(&area->lock);
 	if (last && !claimed)
 		wake_up_all(&test_hold_wq);	/* a held debugfs claim */
-	if (last && atomic_read(&area->preps))
-		dev_warn(area->dev, "dmb_alloc: %s: last handle dropped with %d prepared claims; commit or cancel them first\n",
-			 area->name, atomic_read(&area->preps));
+	if (last && preps)
+		dev_warn(area->dev, "dmb_alloc: %s: last handle dropped with %u prepared claims; they are cancelled\n",
+			 area->name, preps);
 	if (last && claimed)
 		dev_warn(area->dev, "dmb_alloc: %s: last handle dropped with %lu pages claimed; they stay claimed\n",
 			 area->name, claimed);
@@ -1279,6 +1338,8 @@ void dmb_handle_put(struct dmb_handle *handle)
 	 */
 	if (last && !claimed) {
 		debugfs_remove(area->debugfs);
+		/* out of sysfs now: a preparation may hold the area a while */
+		kobject_del(&area->kobj);
 		kobject_put(&area->kobj);
 	}
 	dmb_put(dmb);

@@ -40,6 +40,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/delay.h>
 #include <linux/dmb.h>
 #include <linux/dmb_alloc.h>
 #include <linux/fs.h>
@@ -205,7 +206,6 @@ static void vdec_session_end(struct vdec *vdec)
 static void vdec_prep_cancel(struct vdec *vdec)
 {
 	struct vdec_prep *p;
-	unsigned int i;
 
 	lockdep_assert_held(&vdec->op_lock);
 	mutex_lock(&vdec->lock);
@@ -214,8 +214,7 @@ static void vdec_prep_cancel(struct vdec *vdec)
 	mutex_unlock(&vdec->lock);
 	if (!p)
 		return;
-	for (i = p->count; i--;)
-		dmb_alloc_cancel(p->preps[i]);
+	dmb_alloc_cancel_all(p->preps, p->count);
 	kfree(p->sizes);
 	kfree(p);
 }
@@ -344,8 +343,7 @@ static long vdec_prepare(struct vdec *vdec, struct file *file,
 						GFP_KERNEL, 0);
 		if (IS_ERR(p->preps[i])) {
 			ret = PTR_ERR(p->preps[i]);
-			while (i--)
-				dmb_alloc_cancel(p->preps[i]);
+			dmb_alloc_cancel_all(p->preps, i);
 			goto unlock;
 		}
 	}
@@ -365,16 +363,24 @@ free:
 
 /*
  * Buffer @i of a START: the prepared claim when PREPARE asked for the
- * same sizes (then *@p is that preparation), else a claim now.
+ * same sizes (then @p is that preparation), else a claim now.  A prepared
+ * claim is waited for until @deadline (ktime ns): -EBUSY after it.
  */
 static struct page *vdec_claim_buf(struct vdec *vdec, struct vdec_prep *p,
-				   unsigned int i, u64 size)
+				   unsigned int i, u64 size, u64 deadline)
 {
 	struct page *page;
 
 	if (!p)
 		/* zeroed: the buffer may be mapped before anything decodes */
 		return dmb_alloc(vdec->handle, size, 0, GFP_KERNEL, 0);
+	while (!dmb_alloc_prepared(p->preps[i])) {
+		if (fatal_signal_pending(current))
+			return ERR_PTR(-EINTR);
+		if (ktime_get_ns() > deadline)
+			return ERR_PTR(-EBUSY);
+		usleep_range(1000, 2000);
+	}
 	page = dmb_alloc_commit(p->preps[i]);
 	p->preps[i] = NULL;
 	return page;
@@ -416,7 +422,6 @@ static long vdec_start(struct vdec *vdec, struct file *file, unsigned int cmd,
 		ret = -EBUSY;
 		goto unlock;
 	}
-	t0 = ktime_get_ns();
 	/* this file's PREPARE: its claims if the sizes match, else cancelled */
 	if (vdec->prep && vdec->prep->count == arg.count &&
 	    !memcmp(vdec->prep->sizes, sizes, arg.count * sizeof(*sizes))) {
@@ -427,6 +432,7 @@ static long vdec_start(struct vdec *vdec, struct file *file, unsigned int cmd,
 	} else {
 		vdec_prep_cancel(vdec);
 	}
+	t0 = ktime_get_ns();
 	for (i = 0; i < arg.count; i++) {
 		struct page *page;
 
@@ -438,7 +444,8 @@ static long vdec_start(struct vdec *vdec, struct file *file, unsigned int cmd,
 			ret = -EBUSY;
 			goto release;
 		}
-		page = vdec_claim_buf(vdec, p, i, sizes[i]);
+		page = vdec_claim_buf(vdec, p, i, sizes[i],
+				      t0 + VDEC_START_MAX_NS);
 		if (IS_ERR(page)) {
 			ret = PTR_ERR(page);
 			goto release;
@@ -463,10 +470,8 @@ static long vdec_start(struct vdec *vdec, struct file *file, unsigned int cmd,
 release:
 	/* unwind in reverse: what was prepared and not taken, what was claimed */
 	if (p) {
-		unsigned int j;
-
-		for (j = p->count; j-- > i;)
-			dmb_alloc_cancel(p->preps[j]);
+		/* buffer i was committed (NULL) or is still prepared */
+		dmb_alloc_cancel_all(p->preps + i, p->count - i);
 		kfree(p->sizes);
 		kfree(p);
 	}

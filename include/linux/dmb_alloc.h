@@ -51,5 +51,6 @@ struct dmb_prep *dmb_alloc_prepare(struct dmb_handle *handle, size_t size,
 bool dmb_alloc_prepared(struct dmb_prep *prep);
 struct page *dmb_alloc_commit(struct dmb_prep *prep);
 void dmb_alloc_cancel(struct dmb_prep *prep);
+void dmb_alloc_cancel_all(struct dmb_prep **preps, unsigned int count);
 
 #endif /* _LINUX_DMB_ALLOC_H */
