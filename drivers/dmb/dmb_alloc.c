@@ -33,6 +33,7 @@
 #include <linux/highmem.h>
 #include <linux/kobject.h>
 #include <linux/ktime.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/sched/mm.h>
@@ -447,6 +448,13 @@ static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
 	par.gfp = current_gfp_context(gfp);
 	cpus = READ_ONCE(claim_cpus) ?: num_online_cpus();
 	cpus = min(cpus, num_online_cpus());
+	/*
+	 * Short of memory, the claim runs on the caller alone: a worker may
+	 * have to be created, and forking it then can call the OOM killer,
+	 * where a lone claim just fails with -ENOMEM.
+	 */
+	if (si_mem_available() < 2 * nr)
+		cpus = 1;
 	per = DIV_ROUND_UP(nr, (unsigned long)cpus * DMB_CHUNKS_PER_CPU);
 	par.chunk = round_up(max(per, 1UL), MAX_ORDER_NR_PAGES);
 	par.first = ALIGN_DOWN(pfn, MAX_ORDER_NR_PAGES);
@@ -1404,10 +1412,12 @@ static int __init dmb_alloc_init(void)
 	if (!dmb_alloc_kobj)
 		return -ENOMEM;
 	/* without it claims migrate on the caller's CPU alone */
-	dmb_claim_wq = alloc_workqueue("dmb_claim", WQ_UNBOUND, 0);
+	dmb_claim_wq = alloc_workqueue("dmb_claim", WQ_UNBOUND | WQ_MEM_RECLAIM,
+				       0);
 	if (!dmb_claim_wq)
 		pr_warn("no workqueue: claims migrate on one CPU\n");
-	dmb_prep_wq = alloc_workqueue("dmb_prep", WQ_UNBOUND, 0);
+	dmb_prep_wq = alloc_workqueue("dmb_prep", WQ_UNBOUND | WQ_MEM_RECLAIM,
+				      0);
 	if (!dmb_prep_wq) {
 		if (dmb_claim_wq)
 			destroy_workqueue(dmb_claim_wq);
