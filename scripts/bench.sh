@@ -8,8 +8,9 @@
 #   reuse     bench board, fresh: how much of each idle region user pages
 #             use under fixed workloads
 #   tlb       bench board: a DMB claim on every CPU and on one, with the
-#             blocks full of mapped anonymous pages or of unmapped page
-#             cache (parallel migration with and without TLB shootdowns)
+#             blocks full of mapped anonymous pages, of unmapped page
+#             cache or of THPs (parallel migration with and without TLB
+#             shootdowns; base pages against huge ones)
 #   balance   2 GiB board x {no parameter, movablecore=512M, one DMB per
 #             controller} x {page_alloc.shuffle off, on}: where a user
 #             workload's pages land
@@ -238,14 +239,18 @@ $1 == "trace" {
 
 cat "$OUT"/bench-"$size"-tlb.txt > "$OUT/tlb.txt" 2>/dev/null || : > "$OUT/tlb.txt"
 awk "$AWK_KV"'
-$1 == "tlb" { v[kv("kind"), kv("cpus")] = kv("ms_per_mib_p50"); n[kv("kind"), kv("cpus")] = kv("n"); size = kv("size_mb") }
+$1 == "tlb" { v[kv("kind"), kv("cpus")] = kv("ms_per_mib_p50"); n[kv("kind"), kv("cpus")] = kv("n"); t[kv("kind"), kv("cpus")] = kv("thp_pct"); size = kv("size_mb") }
 function ratio(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "n/a" }
 END {
-	print "| pages in the blocks | claims of " size " MiB, each way | every CPU ms per migrated MiB, p50 | one CPU | one CPU / every CPU |"
-	print "|---|---:|---:|---:|---:|"
-	for (i = 1; i <= 2; i++) {
-		k = i == 1 ? "mapped" : "unmapped"
-		printf "| %s | %s | %s | %s | %s |\n", (k == "mapped" ? "anonymous, mapped (a TLB invalidation per page moved)" : "tmpfs page cache, never mapped (none)"), n[k, "every"], v[k, "every"], v[k, "one"], ratio(v[k, "one"], v[k, "every"])
+	print "| pages in the blocks | claims of " size " MiB, each way | every CPU ms per migrated MiB, p50 | one CPU | one CPU / every CPU | moved as huge pages % |"
+	print "|---|---:|---:|---:|---:|---:|"
+	split("mapped unmapped thp", kinds, " ")
+	d["mapped"] = "anonymous, mapped (a TLB invalidation per page moved)"
+	d["unmapped"] = "tmpfs page cache, never mapped (none)"
+	d["thp"] = "anonymous transparent huge pages (one per 2 MiB)"
+	for (i = 1; i <= 3; i++) {
+		k = kinds[i]
+		printf "| %s | %s | %s | %s | %s | %s |\n", d[k], n[k, "every"], v[k, "every"], v[k, "one"], ratio(v[k, "one"], v[k, "every"]), t[k, "every"]
 	}
 }' "$OUT/tlb.txt" > "$OUT/tlb.md"
 
@@ -533,7 +538,7 @@ done
 has "the memcpy floor" "$OUT/claim.txt" '^floor copy_mb_s=[1-9]'
 has "a traced DMB claim" "$OUT/claim.txt" '^trace region=dmb .*start_to_migrated_ms=[0-9]'
 has "the traced DMB claim's chunks" "$OUT/claim.txt" '^trace region=dmb .*chunks=[1-9][0-9]* chunk_cpus=[1-9]'
-for k in mapped unmapped; do
+for k in mapped unmapped thp; do
 	for c in every one; do
 		has "a $k claim on $c CPU" "$OUT/tlb.txt" "^tlb kind=$k cpus=$c .* n=[1-9].*ms_per_mib_p50=[0-9.]*[1-9]"
 	done

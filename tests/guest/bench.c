@@ -752,23 +752,59 @@ static void pc_fill(long mb)
 	close(fd);
 }
 
+static char *thp_raw;	/* thp_fill()'s mapping, 2 MiB longer than asked */
+
+/* @mb MiB of anonymous memory in transparent huge pages, stamped */
+static char *thp_fill(long mb)
+{
+	size_t len = (size_t)mb << 20, hp = 2 << 20, i;
+	char *raw = mmap(NULL, len + hp, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *p;
+
+	if (raw == MAP_FAILED)
+		t_bail("cannot map %ld MiB for THPs", mb);
+	thp_raw = raw;
+	p = (char *)(((uintptr_t)raw + hp - 1) & ~(hp - 1));
+	if (madvise(p, len, MADV_HUGEPAGE))
+		t_diag("MADV_HUGEPAGE: %s", strerror(errno));
+	for (i = 0; i < len; i += page_size())
+		*(uint64_t *)(p + i) = stamp(p + i);
+	return p;
+}
+
+/* Check thp_fill()'s stamps and unmap it; pages changed */
+static long thp_check_free(char *p, long mb)
+{
+	size_t len = (size_t)mb << 20, hp = 2 << 20, i;
+	long bad = 0;
+
+	for (i = 0; i < len; i += page_size())
+		bad += *(uint64_t *)(p + i) != stamp(p + i);
+	munmap(thp_raw, len + hp);
+	return bad;
+}
+
 /*
  * Parallel migration with and without TLB shootdowns: the DMB claimed on
  * every CPU and on one (claim_cpus=1), with ZONE_MOVABLE (the blocks)
  * first filled by mapped anonymous pages ("mapped": each page moved is
  * unmapped, one TLB invalidation broadcast to every CPU) or by tmpfs page
- * cache never mapped ("unmapped": no TLB invalidation).  Time per MiB
- * migrated (pgmigrate_success), claims alternating between the two modes.
+ * cache never mapped ("unmapped": no TLB invalidation), or by anonymous
+ * transparent huge pages ("thp": a 2 MiB folio moves with one unmap and
+ * one invalidation).  Time per MiB migrated (pgmigrate_success counts
+ * base pages), claims alternating between the modes; for "thp" the share
+ * of the migrated pages that moved as huge pages (thp_migration_success).
  */
 static void part_tlb(int argc, char **argv)
 {
 	int64_t size = parse_size(opt_get(argc, argv, "size") ?: "64M");
 	int reps = atoi(opt_get(argc, argv, "reps") ?: "4");
-	static const char *const kinds[] = { "mapped", "unmapped" };
-	uint64_t per[2][2][MAX_REPS];	/* kind, cpus: ns per migrated MiB */
-	double mig_sum[2][2] = { { 0 } };
-	int n[2][2] = { { 0 } }, k, c, i;
+	static const char *const kinds[] = { "mapped", "unmapped", "thp" };
+	uint64_t per[3][2][MAX_REPS];	/* kind, cpus: ns per migrated MiB */
+	double mig_sum[3][2] = { { 0 } }, thp_sum[3][2] = { { 0 } };
+	int n[3][2] = { { 0 } }, k, c, i;
 	long fill_mb;
+	char *thp = NULL;
 	char buf[128], name[16];
 
 	if (size <= 0 || reps < 1 || reps > MAX_REPS)
@@ -781,26 +817,33 @@ static void part_tlb(int argc, char **argv)
 	if (mount("tmpfs", PC_DIR, "tmpfs", 0, "size=1g,huge=never"))
 		t_bail("cannot mount a tmpfs on " PC_DIR ": %s", strerror(errno));
 	for (i = 0; i < reps; i++)
-		for (k = 0; k < 2; k++)
+		for (k = 0; k < 3; k++)
 			for (c = 0; c < 2; c++) {
 				unsigned long long pfn, pages, ns, zns;
-				long long m0, m1;
+				long long m0, m1, h0, h1;
 				int ret;
 
 				if (k == 0)
 					while ((long)nchunks * CHUNK_PAGES * page_size() <
 					       fill_mb << 20 && !chunk_add())
 						;
-				else
+				else if (k == 1)
 					pc_fill(fill_mb);
+				else
+					thp = thp_fill(fill_mb);
 				m0 = vmstat_val("pgmigrate_success");
+				h0 = vmstat_val("thp_migration_success");
 				if (c && file_write(CLAIM_CPUS, "1"))
 					t_bail("cannot write 1 to " CLAIM_CPUS);
 				ret = bench_write("claim", "dmb %llu", (unsigned long long)size);
 				if (c)
 					file_write(CLAIM_CPUS, "0");
 				m1 = vmstat_val("pgmigrate_success");
-				if (k == 0) {
+				h1 = vmstat_val("thp_migration_success");
+				if (k == 2) {
+					lost += thp_check_free(thp, fill_mb);
+					thp = NULL;
+				} else if (k == 0) {
 					int ch, pg;
 
 					for (ch = 0; ch < nchunks; ch++)
@@ -825,19 +868,22 @@ static void part_tlb(int argc, char **argv)
 					continue;
 				per[k][c][n[k][c]++] = ns * 256 / (m1 - m0);
 				mig_sum[k][c] += (m1 - m0) / 256.0;
+				/* huge pages moved, in base pages (512 a THP) */
+				thp_sum[k][c] += 100.0 * (h1 - h0) * 512 / (m1 - m0);
 			}
 	umount(PC_DIR);
-	for (k = 0; k < 2; k++)
+	for (k = 0; k < 3; k++)
 		for (c = 0; c < 2; c++) {
 			qsort(per[k][c], n[k][c], sizeof(uint64_t), cmp_u64);
-			t_info("tlb kind=%s cpus=%s size_mb=%lld n=%d migrated_mb=%.1f ms_per_mib_p50=%.2f",
+			t_info("tlb kind=%s cpus=%s size_mb=%lld n=%d migrated_mb=%.1f ms_per_mib_p50=%.2f thp_pct=%.0f",
 			       kinds[k], c ? "one" : "every", (long long)size >> 20, n[k][c],
 			       n[k][c] ? mig_sum[k][c] / n[k][c] : 0,
-			       pct(per[k][c], n[k][c], 50) / 1e6);
+			       pct(per[k][c], n[k][c], 50) / 1e6,
+			       n[k][c] ? thp_sum[k][c] / n[k][c] : 0);
 			t_result(n[k][c] > 0, "%s pages, claims on %s CPU timed", kinds[k],
 				 c ? "one" : "every");
 		}
-	t_result(lost == 0, "mapped user data intact across all claims (%ld pages changed)",
+	t_result(lost == 0, "mapped and THP user data intact across all claims (%ld pages changed)",
 		 lost);
 }
 
