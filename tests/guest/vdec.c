@@ -244,6 +244,27 @@ static pid_t filler(int64_t bytes, uint32_t stamp, uint64_t base,
 	return pid;
 }
 
+/* Fill memory up to 448 MiB from the end, the block first; see filler() */
+static pid_t fill_block(uint32_t stamp, const struct dmb_vdec_info *in,
+			int *pct)
+{
+	return filler((meminfo_kb("MemAvailable") << 10) - (448 << 20), stamp,
+		      in->dmb_base, in->dmb_size, pct);
+}
+
+/* The platform device behind /dev/dmb-vdec-main, for bind and unbind */
+static const char *main_device(void)
+{
+	static char link[256];
+	ssize_t n = readlink("/sys/class/misc/dmb-vdec-main/device", link,
+			     sizeof(link) - 1);
+
+	if (n <= 0)
+		t_bail("no device behind /dev/dmb-vdec-main");
+	link[n] = '\0';
+	return strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+}
+
 static void unfill(pid_t pid)
 {
 	if (pid > 0) {
@@ -566,17 +587,12 @@ int main(int argc, char **argv)
 		metric_set("nocap_base_shown", r[7]);
 	} else if (!strcmp(test, "unbind")) {
 		const char *drv = "/sys/bus/platform/drivers/dmb-vdec";
-		char link[256], path[300], *name;
-		ssize_t n;
+		const char *name = main_device();
+		char path[300];
 		int status = 0;
 		uint32_t *w;
 		pid_t pid;
 
-		n = readlink("/sys/class/misc/dmb-vdec-main/device", link, sizeof(link) - 1);
-		if (n <= 0)
-			t_bail("no device behind /dev/dmb-vdec-main");
-		link[n] = '\0';
-		name = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
 		metric_set("start", start(fd, 2, 8 << 20));
 		metric_set("decode", xioctl(fd, DMB_VDEC_DECODE, &d));
 		buf(fd, 1, &bb);
@@ -644,8 +660,7 @@ int main(int argc, char **argv)
 
 		/* user data in the block, so that claims have work */
 		info(fd, &in);
-		pid = filler((meminfo_kb("MemAvailable") << 10) - (448 << 20),
-			     0x51ed0001, in.dmb_base, in.dmb_size, &pct);
+		pid = fill_block(0x51ed0001, &in, &pct);
 		if (pid < 0)
 			t_bail("cannot fill memory");
 		metric_set("fill_in_block_pct", pct);
@@ -669,8 +684,7 @@ int main(int argc, char **argv)
 		unfill(pid);
 
 		/* the same START without PREPARE, the block as full again */
-		pid = filler((meminfo_kb("MemAvailable") << 10) - (448 << 20),
-			     0x51ed0002, in.dmb_base, in.dmb_size, &pct);
+		pid = fill_block(0x51ed0002, &in, &pct);
 		metric_set("refill_in_block_pct", pid < 0 ? -1 : pct);
 		t0 = now_ms();
 		metric_set("sync_start", start(fd, bufs, size));
@@ -685,8 +699,7 @@ int main(int argc, char **argv)
 
 		/* cancelled while it migrates: by close, by STOP */
 		unfill(pid);
-		pid = filler((meminfo_kb("MemAvailable") << 10) - (448 << 20),
-			     0x51ed0003, in.dmb_base, in.dmb_size, NULL);
+		pid = fill_block(0x51ed0003, &in, NULL);
 		fd2 = vopen();
 		metric_set("prepare_close", start_cmd(fd2, DMB_VDEC_PREPARE, bufs, size));
 		usleep(20000);
@@ -718,15 +731,9 @@ int main(int argc, char **argv)
 		/* unbound while another file prepares: cancelled, all returned */
 		{
 			const char *drv = "/sys/bus/platform/drivers/dmb-vdec";
-			char link[256], path[300], *name;
-			ssize_t n;
+			const char *name = main_device();
+			char path[300];
 
-			n = readlink("/sys/class/misc/dmb-vdec-main/device", link,
-				     sizeof(link) - 1);
-			if (n <= 0)
-				t_bail("no device behind /dev/dmb-vdec-main");
-			link[n] = '\0';
-			name = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
 			fd2 = vopen();
 			metric_set("prepare_unbind", start_cmd(fd2, DMB_VDEC_PREPARE, 1, 128 << 20));
 			snprintf(path, sizeof(path), "%s/unbind", drv);
@@ -746,8 +753,7 @@ int main(int argc, char **argv)
 
 		/* user data in the block makes the claim take a while */
 		info(fd, &in);
-		pid = filler((meminfo_kb("MemAvailable") << 10) - (448 << 20),
-			     0x9abcdef0, in.dmb_base, in.dmb_size, &pct);
+		pid = fill_block(0x9abcdef0, &in, &pct);
 		if (pid < 0)
 			t_bail("cannot fill memory");
 		metric_set("fill_in_block_pct", pct);
