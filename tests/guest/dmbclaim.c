@@ -291,9 +291,11 @@ static pid_t runner(volatile double *max_gap)
 /*
  * An unprivileged process that keeps one page inside @b referenced from a
  * pipe (vmsplice() without reading): it fills memory as root to find such
- * a page (pagemap shows frames to root only), preferring one in the first
- * half of the block past its first 8 MiB, then drops to nobody before it
- * splices.  Returns its pid and the page's frame in *pfn (0 if none).
+ * a page (pagemap shows frames to root only), 2 MiB at a time, stopping at
+ * the first page in the first half of the block past its first 8 MiB (or
+ * taking the first page anywhere in the block once 384 MiB are filled),
+ * then drops to nobody before it splices.  Returns its pid and the page's
+ * frame in *pfn (0 if none).
  */
 static pid_t pipe_pinner(const struct blk *b, uint64_t *pfn)
 {
@@ -305,25 +307,33 @@ static pid_t pipe_pinner(const struct blk *b, uint64_t *pfn)
 		return -1;
 	pid = fork();
 	if (!pid) {
-		size_t len = 384 << 20, i, best = (size_t)-1;
+		size_t len = 384 << 20, step = 2 << 20, i, k, best = (size_t)-1;
+		size_t n = step / page_size();
 		uint64_t lo = b->base + (8 << 20), mid = b->base + b->size / 2;
+		uint64_t *pf = calloc(n, sizeof(*pf));
 		char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		struct iovec iov;
 
-		if (m == MAP_FAILED)
+		if (m == MAP_FAILED || !pf)
 			_exit(1);
-		memset(m, 0x5a, len);
-		for (i = 0; i < len; i += page_size()) {
-			uint64_t pa = virt_to_pfn(m + i) * page_size();
+		for (i = 0; i < len; i += step) {
+			memset(m + i, 0x5a, step);
+			if (virt_to_pfns(m + i, n, pf))
+				_exit(1);
+			for (k = 0; k < n; k++) {
+				uint64_t pa = pf[k] * page_size();
 
-			if (pa >= lo && pa < mid) {
-				best = i;
+				if (pa >= lo && pa < mid)
+					break;
+				if (best == (size_t)-1 && pa >= b->base &&
+				    pa < b->base + b->size)
+					best = i + k * page_size();
+			}
+			if (k < n) {
+				best = i + k * page_size();
 				break;
 			}
-			if (best == (size_t)-1 && pa >= b->base &&
-			    pa < b->base + b->size)
-				best = i;
 		}
 		if (best != (size_t)-1)
 			found = virt_to_pfn(m + best);
