@@ -43,7 +43,7 @@ medium)
 	;;
 small)
 	OUT=$TOP/build/bench-small
-	SIZES=16M OCC=0,50,100 REPS=2
+	SIZES=16M OCC=0,100 REPS=2
 	LEVELS=60,80,95 WORKLOAD=128M BOOTS=1 TLB="--size=16M --reps=1"
 	;;
 *)
