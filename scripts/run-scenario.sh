@@ -56,6 +56,15 @@ fi
 # scenario's own (the suffix is "append").
 SC_CMDLINE="$SC_CMDLINE${o_append:+ $o_append}"
 [ -z "$o_append" ] || SC_NAME=$SC_NAME-append
+# The built-in KUnit suites run at boot only where a check reads them
+# (tests/guest/kunit.c; a module's suites need KUnit enabled too): a
+# second of every debug boot otherwise.
+if ! printf '%s\n' "$SC_CHECKS" | grep -q '^kunit '; then
+	case " $SC_CMDLINE " in
+	*" kunit.enable="*) ;;
+	*) SC_CMDLINE="$SC_CMDLINE kunit.enable=0" ;;
+	esac
+fi
 
 if [ $build = 1 ]; then
 	# The unpatched kernel has no DMB symbols for our modules.
