@@ -303,15 +303,16 @@ static bool dmb_gfp_ok(gfp_t gfp)
 /* ---- parallel migration ------------------------------------------------ */
 
 /*
- * A claim's run is migrated in chunks by every online CPU at once: the
- * caller and one worker per other CPU each take the next chunk and run
- * alloc_contig_range() on it.  Chunk edges are aligned to
- * MAX_ORDER_NR_PAGES (a multiple of pageblock_nr_pages), so no two chunks
- * isolate the same pageblock or split the same free buddy page: each
- * alloc_contig_range() stays within its own chunk but at the run's own
- * two ends, where it borders memory outside the claim as any claim does.
- * A chunk that fails stops the others after their current chunk, and
- * every chunk already taken is freed again.
+ * A claim's run is isolated once (alloc_contig_range_begin()), migrated
+ * in chunks by every online CPU at once (the caller and one worker per
+ * other CPU each take the next chunk and run alloc_contig_range_migrate()
+ * on it) and taken once (alloc_contig_range_finish()).  Chunk edges are
+ * aligned to MAX_ORDER_NR_PAGES (a multiple of pageblock_nr_pages), so no
+ * two chunks share a pageblock or a free buddy page.  The whole run is
+ * isolated from the start: a page freed in a chunk not reached yet goes
+ * to no one else, and no migration target lands in the run.  A chunk that
+ * fails stops the others after their current chunk, and the run is given
+ * back whole (alloc_contig_range_abort()).
  */
 static unsigned int claim_cpus;
 module_param(claim_cpus, uint, 0644);
@@ -331,12 +332,11 @@ static struct workqueue_struct *dmb_claim_wq;
  * @first: @start rounded down to MAX_ORDER_NR_PAGES
  * @chunk: pages per chunk, a multiple of MAX_ORDER_NR_PAGES
  * @nr_chunks: chunks in the run
- * @gfp: for alloc_contig_range()
+ * @gfp: for alloc_contig_range_migrate()
  * @next: the next chunk to take
  * @stop: set when a chunk failed or the caller got a fatal signal
  * @cancel: a prepared claim's cancel flag, or NULL
  * @caller: the task that claims; its fatal signal stops the workers
- * @taken: chunks whose pages are ours, one bit each
  * @lock: protects @err and @err_pfn
  * @err: the first error
  * @err_pfn: the first page frame of the chunk that failed first
@@ -349,7 +349,6 @@ struct dmb_par {
 	bool stop;
 	const bool *cancel;
 	struct task_struct *caller;
-	unsigned long *taken;
 	spinlock_t lock;	/* protects @err and @err_pfn */
 	int err;
 	unsigned long err_pfn;
@@ -390,15 +389,12 @@ static void dmb_par_run(struct dmb_par *par)
 		else if (__fatal_signal_pending(par->caller))
 			ret = -EINTR;
 		else
-			ret = alloc_contig_range(spfn, epfn, MIGRATE_MOVABLE,
-						 par->gfp);
+			ret = alloc_contig_range_migrate(spfn, epfn, par->gfp);
 		trace_dmb_alloc_chunk(par->area->name, spfn, epfn - spfn,
 				      raw_smp_processor_id(), ret,
 				      ktime_get_ns() - t0);
-		if (!ret) {
-			set_bit(i, par->taken);
+		if (!ret)
 			continue;
-		}
 		spin_lock(&par->lock);
 		if (!par->err || (par->err == -EINTR && ret != -EINTR)) {
 			par->err = ret;
@@ -418,11 +414,12 @@ static void dmb_par_work(struct work_struct *work)
 }
 
 /*
- * alloc_contig_range() over [@pfn, @pfn + @nr) of @area, on every online
- * CPU at once when the run has more than one chunk (see above).  Called
- * with @area->mutex held.  On failure nothing of the run is taken and
- * *@fail_pfn is the first page frame of the chunk that failed.  @cancel
- * (a prepared claim's) is looked at before each chunk: -ECANCELED.
+ * alloc_contig_range() over [@pfn, @pfn + @nr) of @area, its migration on
+ * every online CPU at once when the run has more than one chunk (see
+ * above).  Called with @area->mutex held.  On failure nothing of the run
+ * is taken and *@fail_pfn is the first page frame of the chunk that
+ * failed.  @cancel (a prepared claim's) is looked at before each chunk:
+ * -ECANCELED.
  */
 static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
 			   unsigned long nr, gfp_t gfp, const bool *cancel,
@@ -438,7 +435,7 @@ static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
 		.cancel = cancel,
 		.caller = current,
 	};
-	unsigned long i, spfn, epfn, per;
+	unsigned long per;
 	int ret;
 
 	*fail_pfn = pfn;
@@ -463,14 +460,16 @@ static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
 	if ((cpus < 2 && !cancel) || par.nr_chunks < 2 || !dmb_claim_wq)
 		return alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE, gfp);
 
-	par.taken = bitmap_zalloc(par.nr_chunks, GFP_KERNEL);
 	nw = min_t(unsigned long, cpus - 1, par.nr_chunks - 1);
-	if (nw)
+	if (nw) {
 		workers = kcalloc(nw, sizeof(*workers), GFP_KERNEL);
-	if (!par.taken || (nw && !workers)) {
+		if (!workers)
+			nw = 0;		/* the caller migrates alone */
+	}
+	ret = alloc_contig_range_begin(pfn, pfn + nr, gfp);
+	if (ret) {
 		kfree(workers);
-		bitmap_free(par.taken);
-		return alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE, gfp);
+		return ret;
 	}
 	spin_lock_init(&par.lock);
 	for (w = 0; w < nw; w++) {
@@ -486,25 +485,16 @@ static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
 	for (w = 0; w < nw; w++)
 		if (!cancel_work(&workers[w].work))
 			flush_work(&workers[w].work);
+	kfree(workers);
 
 	ret = par.err;
 	if (ret) {
 		*fail_pfn = par.err_pfn;
-		for_each_set_bit(i, par.taken, par.nr_chunks) {
-			dmb_par_chunk(&par, i, &spfn, &epfn);
-			free_contig_range(spfn, epfn - spfn);
-		}
-	} else if (WARN_ON_ONCE(!bitmap_full(par.taken, par.nr_chunks))) {
-		/* cannot happen: every chunk was taken or an error was set */
-		for_each_set_bit(i, par.taken, par.nr_chunks) {
-			dmb_par_chunk(&par, i, &spfn, &epfn);
-			free_contig_range(spfn, epfn - spfn);
-		}
-		ret = -EBUSY;
+		alloc_contig_range_abort(pfn, pfn + nr);
+		return ret;
 	}
-	kfree(workers);
-	bitmap_free(par.taken);
-	return ret;
+	/* cannot fail after every chunk was emptied but for a racing pin */
+	return alloc_contig_range_finish(pfn, pfn + nr, gfp);
 }
 
 /* Are dmb_alloc()'s arguments wrong?  Says why; else gives pages and mask */

@@ -565,9 +565,10 @@ int main(int argc, char **argv)
 		metric_set("whole", claim(&b0, b0.size, 0, NULL));
 		metric_set("whole_ms", now_ms() - t0);
 		/*
-		 * Each attempt migrated its chunks on every CPU: those taken
-		 * before the busy one failed were given back, not leaked, so
-		 * the half around the pinned page can be claimed again.
+		 * Each attempt isolated the whole run and migrated its chunks
+		 * on every CPU: the run, with the chunks emptied before the
+		 * busy one failed, was given back, not leaked, so the half
+		 * around the pinned page can be claimed again.
 		 */
 		metric_set("half_again", claim(&b0, b0.size / 2, 0, NULL));
 		release(&b0, 0, 0);
@@ -594,7 +595,7 @@ int main(int argc, char **argv)
 				l++;
 			}
 			metric_set("busy_events", tries);
-			/* chunks of the whole-block attempts, taken and failed */
+			/* chunks of the whole-block attempts, emptied and failed */
 			tries = 0;
 			for (l = tr; (l = strstr(l, "dmb_alloc_chunk:")); l++)
 				tries += !!line_has_at(l, " err=0 ");
