@@ -10,9 +10,9 @@
  * with alloc_contig_range(), and returns them with dmb_release().
  *
  * Each block in use has an area: a bitmap of claimed pages under a short
- * spinlock, and a mutex around alloc_contig_range(), which must not run on
- * overlapping pageblocks concurrently.  Claims on different blocks do not
- * wait for each other.
+ * spinlock, and a mutex around the migration (alloc_contig_range() or its
+ * steps), which must not run on overlapping pageblocks concurrently.
+ * Claims on different blocks do not wait for each other.
  *
  * Pages still claimed when the last handle goes are not freed: the device
  * may still be writing to them or userspace may have them mapped.  They
@@ -395,8 +395,14 @@ static void dmb_par_run(struct dmb_par *par)
 				      ktime_get_ns() - t0);
 		if (!ret)
 			continue;
+		/*
+		 * The first error wins, but for the caller's -EINTR, which
+		 * the others outrank, and -EBUSY, which -ENOMEM outranks: a
+		 * busy page is retried elsewhere, a lack of memory is not.
+		 */
 		spin_lock(&par->lock);
-		if (!par->err || (par->err == -EINTR && ret != -EINTR)) {
+		if (!par->err || (par->err == -EINTR && ret != -EINTR) ||
+		    (par->err == -EBUSY && ret == -ENOMEM)) {
 			par->err = ret;
 			par->err_pfn = spfn;
 		}
@@ -411,6 +417,34 @@ static void dmb_par_work(struct work_struct *work)
 						work);
 
 	dmb_par_run(w->par);
+}
+
+/*
+ * Pages of [@pfn, @pfn + @nr) that a claim must move: in use (a page with
+ * references or the tail of a folio; a free page has neither), but clean,
+ * unmapped page cache, which the claim drops instead.  An estimate, read
+ * without locks: pages come and go meanwhile.
+ */
+static unsigned long dmb_pages_to_move(unsigned long pfn, unsigned long nr)
+{
+	unsigned long i, used = 0;
+
+	for (i = 0; i < nr; i++) {
+		struct page *page = pfn_to_page(pfn + i);
+		struct folio *folio;
+
+		if (!((i + 1) % pageblock_nr_pages))
+			cond_resched();
+		if (!page_ref_count(page) && !PageTail(page))
+			continue;
+		folio = page_folio(page);
+		if (folio_test_lru(folio) && !folio_test_anon(folio) &&
+		    !folio_test_swapbacked(folio) && !folio_test_dirty(folio) &&
+		    !folio_mapped(folio))
+			continue;
+		used++;
+	}
+	return used;
 }
 
 /*
@@ -435,12 +469,28 @@ static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
 		.cancel = cancel,
 		.caller = current,
 	};
-	unsigned long per;
+	unsigned long per, used;
+	long avail;
 	int ret;
 
 	*fail_pfn = pfn;
 	if (cancel && READ_ONCE(*cancel))
 		return -ECANCELED;
+	/*
+	 * What the run holds must fit in the memory available outside it,
+	 * or the claim fails anyway, and only after it moved what fitted
+	 * into the kernel's zones down to their min watermarks: with the run
+	 * isolated, nothing can go back into it, and the next kernel
+	 * allocation would call the OOM killer.  Refuse at once instead.
+	 */
+	used = dmb_pages_to_move(pfn, nr);
+	avail = si_mem_available() - (long)(nr - used);
+	if ((long)used > avail) {
+		if (!(gfp & __GFP_NOWARN))
+			dev_warn_ratelimited(area->dev, "dmb_alloc: %s: claim of %lu pages at pfn 0x%lx: %lu of them to move, %ld pages available elsewhere: not enough memory\n",
+					     area->name, nr, pfn, used, max(avail, 0L));
+		return -ENOMEM;
+	}
 	/* the workers allocate in the caller's scope (nofs, noio) */
 	par.gfp = current_gfp_context(gfp);
 	cpus = READ_ONCE(claim_cpus) ?: num_online_cpus();
@@ -493,7 +543,10 @@ static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
 		alloc_contig_range_abort(pfn, pfn + nr);
 		return ret;
 	}
-	/* cannot fail after every chunk was emptied but for a racing pin */
+	/*
+	 * Nothing can be allocated in the isolated run any more: what can
+	 * still fail is the replacement of free hugetlb folios (-ENOMEM).
+	 */
 	return alloc_contig_range_finish(pfn, pfn + nr, gfp);
 }
 
@@ -875,11 +928,10 @@ static void dmb_prep_free(struct dmb_prep *prep)
  * takes it with dmb_alloc_commit() when streaming starts, which then waits
  * only for what is left; dmb_alloc_cancel() stops it and gives back
  * whatever it took.  The claim is dmb_alloc()'s, run by a worker: it picks
- * its run when it starts, migrates it in chunks on every online CPU and
- * keeps each chunk as it is emptied, so pages freed there are not handed
- * to anyone else; parts of the run not yet reached can still be used by
- * others meanwhile, and are emptied when their turn comes; the pages moved
- * out may land there too and move again.  Every prepared claim must be
+ * its run when it starts, isolates it whole and migrates it in chunks on
+ * every online CPU, so pages freed anywhere in the run are not handed to
+ * anyone else and no page moved out lands back in it; the free pages of
+ * the run stop counting as free memory meanwhile.  Every prepared claim must be
  * committed or cancelled; the last dmb_handle_put() cancels those left.
  *
  * Context: process context, may sleep.

@@ -83,9 +83,12 @@ struct vdec_buf {
  * @owner: the file that started it
  * @released: the session ended: faults get SIGBUS (set under vdec->lock)
  * @maps: live mappings of the buffers
- * @claim_ns: time the claims took
+ * @claim_ns: time the claim took
+ * @run: the one run of the block that holds every buffer, or NULL when
+ *	they were claimed one by one
+ * @run_size: its bytes, the buffers' sizes added
  * @count: buffers (all claimed once the session is published)
- * @bufs: the buffers
+ * @bufs: the buffers, one after the other in @run if there is one
  */
 struct vdec_session {
 	struct kref ref;
@@ -93,6 +96,8 @@ struct vdec_session {
 	bool released;
 	atomic_t maps;
 	u64 claim_ns;
+	struct page *run;
+	size_t run_size;
 	unsigned int count;
 	struct vdec_buf bufs[] __counted_by(count);
 };
@@ -102,13 +107,13 @@ struct vdec_session {
  * @owner: the file that asked
  * @sizes: the buffers' sizes, as PREPARE got them
  * @count: how many
- * @preps: a prepared claim per buffer
+ * @prep: the prepared claim of their one run, NULL once committed
  */
 struct vdec_prep {
 	struct file *owner;
 	u64 *sizes;
 	unsigned int count;
-	struct dmb_prep *preps[] __counted_by(count);
+	struct dmb_prep *prep;
 };
 
 /**
@@ -163,13 +168,31 @@ static void vdec_session_free(struct kref *ref)
 	kfree(container_of(ref, struct vdec_session, ref));
 }
 
-/* Give buffers back to the block, the last first */
+/*
+ * Give the session's buffers back to the block: its run, or the first
+ * @count buffers when they were claimed one by one
+ */
 static void vdec_release_bufs(struct vdec *vdec, struct vdec_session *s,
 			      unsigned int count)
 {
+	if (s->run) {
+		WARN_ON_ONCE(dmb_release(vdec->handle, s->run, s->run_size));
+		s->run = NULL;
+		return;
+	}
 	while (count--)
 		WARN_ON_ONCE(dmb_release(vdec->handle, s->bufs[count].page,
 					 s->bufs[count].size));
+}
+
+/* Bytes of the one run that holds buffers of these sizes */
+static size_t vdec_run_size(const u64 *sizes, unsigned int count)
+{
+	size_t total = 0;
+
+	while (count--)
+		total += PAGE_ALIGN(sizes[count]);
+	return total;
 }
 
 /*
@@ -202,7 +225,7 @@ static void vdec_session_end(struct vdec *vdec)
 	kref_put(&s->ref, vdec_session_free);
 }
 
-/* Cancel the prepared buffers, if any, the last first.  Holds op_lock. */
+/* Cancel the prepared buffers, if any.  Holds op_lock. */
 static void vdec_prep_cancel(struct vdec *vdec)
 {
 	struct vdec_prep *p;
@@ -214,7 +237,8 @@ static void vdec_prep_cancel(struct vdec *vdec)
 	mutex_unlock(&vdec->lock);
 	if (!p)
 		return;
-	dmb_alloc_cancel_all(p->preps, p->count);
+	if (p->prep)
+		dmb_alloc_cancel(p->prep);
 	kfree(p->sizes);
 	kfree(p);
 }
@@ -313,14 +337,13 @@ static long vdec_prepare(struct vdec *vdec, struct file *file,
 {
 	struct dmb_vdec_start arg;
 	struct vdec_prep *p;
-	unsigned int i;
 	u64 *sizes;
 	long ret;
 
 	ret = vdec_start_args(vdec, cmd, uarg, &arg, &sizes);
 	if (ret)
 		return ret;
-	p = kzalloc(struct_size(p, preps, arg.count), GFP_KERNEL);
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p) {
 		kfree(sizes);
 		return -ENOMEM;
@@ -337,15 +360,13 @@ static long vdec_prepare(struct vdec *vdec, struct file *file,
 		ret = -EBUSY;
 	if (ret)
 		goto unlock;
-	for (i = 0; i < p->count; i++) {
-		/* zeroed: the buffer may be mapped before anything decodes */
-		p->preps[i] = dmb_alloc_prepare(vdec->handle, sizes[i], 0,
-						GFP_KERNEL, 0);
-		if (IS_ERR(p->preps[i])) {
-			ret = PTR_ERR(p->preps[i]);
-			dmb_alloc_cancel_all(p->preps, i);
-			goto unlock;
-		}
+	/* zeroed: a buffer may be mapped before anything decodes */
+	p->prep = dmb_alloc_prepare(vdec->handle,
+				    vdec_run_size(sizes, p->count), 0,
+				    GFP_KERNEL, 0);
+	if (IS_ERR(p->prep)) {
+		ret = PTR_ERR(p->prep);
+		goto unlock;
 	}
 	mutex_lock(&vdec->lock);
 	vdec->prep = p;
@@ -362,27 +383,30 @@ free:
 }
 
 /*
- * Buffer @i of a START: the prepared claim when PREPARE asked for the
- * same sizes (then @p is that preparation), else a claim now.  A prepared
- * claim is waited for until @deadline (ktime ns): -EBUSY after it.
+ * The run of a START's buffers, @size bytes: the prepared claim when
+ * PREPARE asked for the same sizes (then @p is that preparation), else a
+ * claim now.  One run for the whole session: the block is isolated,
+ * drained and emptied once, and no buffer's claim moves pages another
+ * buffer's claim has just moved.  A prepared claim is waited for until
+ * @deadline (ktime ns): -EBUSY after it.
  */
-static struct page *vdec_claim_buf(struct vdec *vdec, struct vdec_prep *p,
-				   unsigned int i, u64 size, u64 deadline)
+static struct page *vdec_claim_run(struct vdec *vdec, struct vdec_prep *p,
+				   size_t size, u64 deadline)
 {
 	struct page *page;
 
 	if (!p)
-		/* zeroed: the buffer may be mapped before anything decodes */
+		/* zeroed: a buffer may be mapped before anything decodes */
 		return dmb_alloc(vdec->handle, size, 0, GFP_KERNEL, 0);
-	while (!dmb_alloc_prepared(p->preps[i])) {
+	while (!dmb_alloc_prepared(p->prep)) {
 		if (fatal_signal_pending(current))
 			return ERR_PTR(-EINTR);
 		if (ktime_get_ns() > deadline)
 			return ERR_PTR(-EBUSY);
 		usleep_range(1000, 2000);
 	}
-	page = dmb_alloc_commit(p->preps[i]);
-	p->preps[i] = NULL;
+	page = dmb_alloc_commit(p->prep);
+	p->prep = NULL;
 	return page;
 }
 
@@ -393,6 +417,7 @@ static long vdec_start(struct vdec *vdec, struct file *file, unsigned int cmd,
 	struct vdec_session *s;
 	struct vdec_prep *p = NULL;
 	u64 offset = 0, t0, *sizes;
+	struct page *run;
 	unsigned int i;
 	long ret;
 
@@ -432,28 +457,46 @@ static long vdec_start(struct vdec *vdec, struct file *file, unsigned int cmd,
 	} else {
 		vdec_prep_cancel(vdec);
 	}
-	t0 = ktime_get_ns();
 	for (i = 0; i < arg.count; i++) {
-		struct page *page;
-
-		/*
-		 * One time budget for the whole START, not one per buffer:
-		 * op_lock is held, and close and unbind wait for it.
-		 */
-		if (i && !p && ktime_get_ns() - t0 > VDEC_START_MAX_NS) {
-			ret = -EBUSY;
-			goto release;
-		}
-		page = vdec_claim_buf(vdec, p, i, sizes[i],
-				      t0 + VDEC_START_MAX_NS);
-		if (IS_ERR(page)) {
-			ret = PTR_ERR(page);
-			goto release;
-		}
-		s->bufs[i].page = page;
 		s->bufs[i].size = PAGE_ALIGN(sizes[i]);
 		s->bufs[i].offset = offset;
 		offset += s->bufs[i].size;
+	}
+	s->run_size = offset;
+	t0 = ktime_get_ns();
+	i = 0;
+	/* dmb_alloc() itself gives up after its time budget (-EBUSY) */
+	run = vdec_claim_run(vdec, p, s->run_size, t0 + VDEC_START_MAX_NS);
+	if (!IS_ERR(run)) {
+		s->run = run;
+		for (i = 0; i < arg.count; i++)
+			s->bufs[i].page = nth_page(run, s->bufs[i].offset >>
+						   PAGE_SHIFT);
+	} else if (PTR_ERR(run) == -EBUSY || PTR_ERR(run) == -ENOSPC) {
+		/*
+		 * No free run for the buffers together (a page held in the
+		 * middle of the block, or a block with less room): one by
+		 * one, within the same time budget for the whole START, as
+		 * op_lock is held and close and unbind wait for it.
+		 */
+		for (i = 0; i < arg.count; i++) {
+			struct page *page;
+
+			if (ktime_get_ns() - t0 > VDEC_START_MAX_NS) {
+				ret = -EBUSY;
+				goto release;
+			}
+			page = dmb_alloc(vdec->handle, sizes[i], 0, GFP_KERNEL,
+					 0);
+			if (IS_ERR(page)) {
+				ret = PTR_ERR(page);
+				goto release;
+			}
+			s->bufs[i].page = page;
+		}
+	} else {
+		ret = PTR_ERR(run);
+		goto release;
 	}
 	s->claim_ns = ktime_get_ns() - t0;
 	mutex_lock(&vdec->lock);
@@ -468,14 +511,14 @@ static long vdec_start(struct vdec *vdec, struct file *file, unsigned int cmd,
 	return 0;
 
 release:
-	/* unwind in reverse: what was prepared and not taken, what was claimed */
+	/* unwind in reverse: what was claimed one by one, what was prepared */
+	vdec_release_bufs(vdec, s, i);
 	if (p) {
-		/* buffer i was committed (NULL) or is still prepared */
-		dmb_alloc_cancel_all(p->preps + i, p->count - i);
+		if (p->prep)
+			dmb_alloc_cancel(p->prep);
 		kfree(p->sizes);
 		kfree(p);
 	}
-	vdec_release_bufs(vdec, s, i);
 unlock:
 	mutex_unlock(&vdec->op_lock);
 free_session:

@@ -50,6 +50,10 @@
  *   driver_run  the debugfs "free" hook refuses a run that a driver (the
  *               sample decoder) claimed and userspace maps: -EPERM, and
  *               the frames stay intact
+ *   sessionrun  the sample decoder claims a session's buffers as one run
+ *               (2 x 96 MiB one after the other); with a run held in the
+ *               middle of the block (124 MiB in, through debugfs), no
+ *               free run holds both, and START claims them one by one
  * Metrics depend on the test; every one reports claimed (pages still
  * claimed at the end, before cleanup), claimed_after_cleanup, and the
  * block's sysfs counters (sysfs.claims_ok, sysfs.claims_failed,
@@ -168,6 +172,16 @@ static long info_val(const struct blk *b, const char *key)
 	return p ? strtol(p + strlen(key) + 2, NULL, 10) : -1;
 }
 
+/* A counter of the block's sysfs directory, or -1 */
+static double sysfs_ctr(const struct blk *b, const char *ctr)
+{
+	char path[400], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/kernel/mm/dmb_alloc/%s/%s",
+		 strrchr(b->dir, '/') + 1, ctr);
+	return file_read_str(path, buf, sizeof(buf)) ? -1 : strtod(buf, NULL);
+}
+
 /* Claim @size bytes; 0 and the run's pfn, or -errno. */
 static int claim(const struct blk *b, uint64_t size, uint64_t align,
 		 uint64_t *pfn)
@@ -212,7 +226,14 @@ static uint32_t pattern(size_t i)
 	return (uint32_t)(i * 2654435761u) ^ 0xd6b1a5c3u;
 }
 
-static int fill(struct load *l, int64_t bytes)
+/*
+ * Fill @bytes of anonymous memory with a pattern.  @nohuge: base pages
+ * only.  A THP fault takes a free 2 MiB page wherever one is, below
+ * ZONE_MOVABLE when ZONE_MOVABLE's free memory is in smaller pieces (a
+ * block after claims), so a fill that must leave its room to the kernel
+ * uses base pages, which take ZONE_MOVABLE's first.
+ */
+static int fill(struct load *l, int64_t bytes, int nohuge)
 {
 	size_t i, j;
 
@@ -220,6 +241,8 @@ static int fill(struct load *l, int64_t bytes)
 	l->buf = mmap(NULL, l->pages * page_size(), PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (l->buf == MAP_FAILED)
+		return -1;
+	if (nohuge && madvise(l->buf, l->pages * page_size(), MADV_NOHUGEPAGE))
 		return -1;
 	for (i = 0; i < l->pages; i++) {
 		uint32_t *w = (uint32_t *)(l->buf + i * page_size());
@@ -454,7 +477,7 @@ int main(int argc, char **argv)
 		if (opt_get(argc, argv, "fill-this-block") &&
 		    (take("/video-decoder-1", &b1) || claim(&b1, b1.size, 0, NULL)))
 			t_bail("cannot claim /video-decoder-1's block");
-		if (want <= 0 || fill(&l, want))
+		if (want <= 0 || fill(&l, want, !strcmp(test, "enomem")))
 			t_bail("cannot fill %lld bytes", (long long)want);
 		if (opt_get(argc, argv, "fill-this-block"))
 			release(&b1, 0, 0);	/* free for the migration */
@@ -612,6 +635,60 @@ int main(int argc, char **argv)
 		metric_set("error_names_pfn", line_has(kl, "claim of", needle));
 		kill(pin, SIGKILL);
 		waitpid(pin, NULL, 0);
+	} else if (!strcmp(test, "sessionrun")) {
+		uint64_t sz[2] = { 96 << 20, 96 << 20 }, big = 0, hole = 0;
+		struct dmb_vdec_start st = { .count = 2, .sizes_ptr = (uintptr_t)sz };
+		struct dmb_vdec_buf q0, q1;
+		int fd, round;
+
+		if (load_module("dmb_vdec"))
+			t_bail("cannot load dmb_vdec");
+		for (round = 0; round < 2; round++) {
+			const char *pre = round ? "held." : "free.";
+
+			if (round) {
+				/* a 4 MiB run held 124 MiB into the block */
+				metric_set("hold_before", claim(&b0, 124 << 20, 0, &big));
+				metric_set("hold", claim(&b0, 4 << 20, 0, &hole));
+				metric_set("hold_at_mb", (hole * page_size() - b0.base) >> 20);
+				metric_set("hold_after", release(&b0, big, 124 << 20));
+			}
+			fd = open("/dev/dmb-vdec-main", O_RDWR | O_CLOEXEC);
+			if (fd < 0)
+				t_bail("cannot open /dev/dmb-vdec-main");
+			memset(&q0, 0, sizeof(q0));
+			memset(&q1, 0, sizeof(q1));
+			q1.index = 1;
+			{
+				char k[32];
+
+				double ok0 = sysfs_ctr(&b0, "claims_ok");
+
+				snprintf(k, sizeof(k), "%sstart", pre);
+				metric_set(k, ioctl(fd, DMB_VDEC_START, &st) ? -errno : 0);
+				/* claims that succeeded: 1 for one run, 2 one by one */
+				snprintf(k, sizeof(k), "%sclaims", pre);
+				metric_set(k, sysfs_ctr(&b0, "claims_ok") - ok0);
+				if (ioctl(fd, DMB_VDEC_BUF, &q0) || ioctl(fd, DMB_VDEC_BUF, &q1))
+					t_bail("cannot query the buffers");
+				snprintf(k, sizeof(k), "%sone_run", pre);
+				metric_set(k, q1.phys == q0.phys + sz[0]);
+				snprintf(k, sizeof(k), "%sinside", pre);
+				metric_set(k, q0.phys >= b0.base && q1.phys >= b0.base &&
+					   q0.phys + sz[0] <= b0.base + b0.size &&
+					   q1.phys + sz[1] <= b0.base + b0.size);
+				snprintf(k, sizeof(k), "%sclear_of_hold", pre);
+				metric_set(k, !round ||
+					   ((q0.phys + sz[0] <= hole * page_size() ||
+					     q0.phys >= hole * page_size() + (4 << 20)) &&
+					    (q1.phys + sz[1] <= hole * page_size() ||
+					     q1.phys >= hole * page_size() + (4 << 20))));
+				snprintf(k, sizeof(k), "%sstop", pre);
+				metric_set(k, ioctl(fd, DMB_VDEC_STOP, NULL) ? -errno : 0);
+			}
+			close(fd);
+		}
+		metric_set("free_hold", release(&b0, hole, 4 << 20));
 	} else if (!strcmp(test, "driver_run")) {
 		uint64_t sz = 4 << 20;
 		struct dmb_vdec_start st = { .count = 1, .sizes_ptr = (uintptr_t)&sz };

@@ -502,7 +502,15 @@ int main(int argc, char **argv)
 				munmap(base[k].p, base[k].len);
 			}
 		}
+		/*
+		 * Base pages here too: after the failed claims above, the
+		 * claimed range's free memory may be in pieces smaller than
+		 * a huge page, and THPs would all land elsewhere.
+		 */
+		if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0))
+			t_diag("PR_SET_THP_DISABLE: %s", strerror(errno));
 		in_claim = user_in_claim(fill);
+		prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0);
 		metric_set("nth_claim_user_pages", in_claim);
 		fail_each("nth_claim", op_claim, undo_claim, 400, &nth_bad);
 		for (k = 0; k < FILL_CHUNKS && fill[k].p; k++) {
