@@ -780,8 +780,14 @@ int main(int argc, char **argv)
 		metric_set("kill_to_death_ms", t1 - t0);
 		waitpid(claimer_pid, &status, 0);
 		metric_set("claim_ms_after_kill", now_ms() - t1);
-		/* the waiter was dead well before the claim it waited for ended */
-		metric_set("died_before_claim_end", now_ms() - t1 > 4 * (t1 - t0));
+		/*
+		 * The waiter was dead before the claim it waited for ended:
+		 * the claim went on for longer after its death than dying
+		 * took.  (Dying takes a scheduler tick or more while the claim
+		 * keeps every CPU migrating, more on a busy host: no fixed
+		 * ratio.)
+		 */
+		metric_set("died_before_claim_end", now_ms() - t1 > t1 - t0);
 		metric_set("claimer_ok", WIFEXITED(status) && !WEXITSTATUS(status));
 		t_report("a START waiting behind a claim died %.1f ms after SIGKILL; the claim went on for %.0f ms",
 			 t1 - t0, now_ms() - t1);
