@@ -181,11 +181,17 @@ start_jobs() {
 {
 echo "== $total jobs, $JOBS at a time; kernels: $configs"
 : > "$POOL/durations"
+last=$(date +%s)
 while :; do
 	start_jobs
 	# Nothing runs and nothing waits for a kernel still building: done.
 	[ $nrun -gt 0 ] || [ -s "$POOL/pending" ] || break
 	sleep 1
+	# A long job gets a line a minute, so a run never looks stuck.
+	if [ $(( $(date +%s) - last )) -ge 60 ]; then
+		echo "-- [$ndone/$total] $(elapsed) running: ${running:-nothing}"
+		last=$(date +%s)
+	fi
 	for j in $running; do
 		[ -f "$POOL/$j.done" ] || continue
 		cat "$POOL/$j.out"
@@ -203,6 +209,7 @@ while :; do
 		nrun=$((nrun - 1)) ndone=$((ndone + 1))
 		start_jobs
 		echo "-- [$ndone/$total] $(elapsed) $j done (${secs}s); running: ${running:-nothing}"
+		last=$(date +%s)
 	done
 done
 wait
