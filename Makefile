@@ -121,7 +121,22 @@ $(B)/initramfs/mm-selftests.cpio: $(B)/mm-selftests/initramfs.list $(B)/gen_init
 	@mkdir -p $(B)/initramfs
 	$(B)/gen_init_cpio $< > $@
 
-guest: prepare $(B)/initramfs/base.cpio $(B)/initramfs/mm-selftests.cpio
+# Debian's busybox and the README's on-board commands, for the boots whose
+# check runs them (tests/guest/readme.c; run-scenario.sh appends it)
+README_BLOCKS := onboard
+$(B)/initramfs/readme.cpio: $(B)/v4l-utils/initramfs.list README.md scripts/readme-block.sh $(B)/gen_init_cpio
+	@mkdir -p $(B)/initramfs/readme
+	@{ cat $(B)/v4l-utils/busybox.list; \
+	   echo "dir /etc 0755 0 0"; echo "dir /etc/readme 0755 0 0"; \
+	   for b in $(README_BLOCKS); do \
+		sh scripts/readme-block.sh $$b > $(B)/initramfs/readme/$$b.sh; \
+		test -s $(B)/initramfs/readme/$$b.sh || \
+			{ echo "README.md has no '<!-- tested: $$b -->' block" >&2; exit 1; }; \
+		echo "file /etc/readme/$$b.sh $(TOP)/$(B)/initramfs/readme/$$b.sh 0644 0 0"; \
+	   done; } > $(B)/initramfs/readme.list
+	$(B)/gen_init_cpio $(B)/initramfs/readme.list > $@
+
+guest: prepare $(B)/initramfs/base.cpio $(B)/initramfs/mm-selftests.cpio $(B)/initramfs/readme.cpio
 
 test:
 	@sh scripts/test.sh

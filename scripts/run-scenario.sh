@@ -105,6 +105,13 @@ case $SC_CHECKS in
 	;;
 esac
 
+# Busybox and the README's commands only where a check runs them
+if printf '%s\n' "$SC_CHECKS" | grep -q '^readme '; then
+	[ -f "$TOP/build/initramfs/readme.cpio" ] ||
+		{ echo "run-scenario: error: build/initramfs/readme.cpio missing: run make guest" >&2; exit 2; }
+	cat "$TOP/build/initramfs/readme.cpio" >> "$RUN/initrd.cpio"
+fi
+
 # @DTB@ in the command line is where QEMU puts the device tree on a direct
 # boot: after the initrd, which starts 128 MiB into RAM, 2 MiB aligned
 # (hw/arm/boot.c).  It lets a scenario aim at the DTB's reservation.

@@ -5,7 +5,10 @@
 # under build/v4l-utils/root and write build/v4l-utils/initramfs.list, the
 # gen_init_cpio lines that put the two programs, the shared libraries
 # they need (followed through DT_NEEDED) and the dynamic loader into the
-# initramfs.
+# initramfs.  With them busybox-static, in build/v4l-utils/busybox.list
+# (the Makefile packs it into build/initramfs/readme.cpio): the guest's
+# `readme` check runs the README's on-board commands (insmod, cat, grep,
+# dmesg) as typed, with busybox's sh and applets.
 #
 # The suite is trixie (Debian 13, whose kernel is 6.12): bookworm's
 # v4l-utils 1.22 predates the 6.12 uAPI (VIDIOC_CREATE_BUFS fills
@@ -24,7 +27,7 @@ SUITE=${V4L_UTILS_SUITE:-trixie}
 PROGS="v4l2-compliance v4l2-ctl"
 # v4l-utils and the libraries its two programs load (apt-cache depends
 # v4l-utils, less libudev1 and libv4l2rds0t64, which they do not need)
-PKGS="v4l-utils libv4l-0t64 libv4lconvert0t64 libjpeg62-turbo libstdc++6 libgcc-s1 libc6"
+PKGS="v4l-utils libv4l-0t64 libv4lconvert0t64 libjpeg62-turbo libstdc++6 libgcc-s1 libc6 busybox-static"
 READELF=aarch64-linux-gnu-readelf
 
 die() { echo "v4l-utils: error: $*" >&2; exit 1; }
@@ -51,6 +54,11 @@ for p in $PROGS; do
 	echo "file /bin/$p $ROOT/usr/bin/$p 0755 0 0" >> "$tmp.files"
 	todo="$todo $ROOT/usr/bin/$p"
 done
+# busybox-static needs no library
+bb=$ROOT/usr/bin/busybox
+[ -x "$bb" ] || bb=$ROOT/bin/busybox
+[ -x "$bb" ] || die "busybox is not in busybox-static"
+echo "file /bin/busybox $bb 0755 0 0" > "$OUT/busybox.list"
 seen=" "
 while [ -n "$todo" ]; do
 	next=
@@ -68,7 +76,7 @@ done
 ld=$(find_lib ld-linux-aarch64.so.1) || die "no dynamic loader in libc6"
 
 {
-	echo "# v4l-utils $(dpkg-deb -f "$OUT/debs"/v4l-utils_*_arm64.deb Version) (Debian $SUITE arm64), scripts/v4l-utils.sh"
+	echo "# v4l-utils $(dpkg-deb -f "$OUT/debs"/v4l-utils_*_arm64.deb Version), busybox-static $(dpkg-deb -f "$OUT/debs"/busybox-static_*_arm64.deb Version) (Debian $SUITE arm64), scripts/v4l-utils.sh"
 	for d in /lib /lib/aarch64-linux-gnu /usr /usr/lib /usr/lib/aarch64-linux-gnu; do
 		echo "dir $d 0755 0 0"
 	done

@@ -17,7 +17,7 @@
 # DMB, LINUX and KBUILD are the names the README uses for the user's paths.
 # (what it reads, for tests/host/cached.sh: the tree, the kernel built
 # from it with these configs, the README and the module sources)
-# inputs: tree patches build/obj-test/.config configs/base.config configs/test.config README.md Kbuild drivers include
+# inputs: tree patches build/obj-test/.config configs/base.config configs/test.config README.md scripts/readme-block.sh Kbuild drivers include
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,10 +38,7 @@ unset MAKEFLAGS MFLAGS MAKELEVEL
 
 # block <name>: the fenced block after "<!-- tested: name -->"
 block() {
-	awk -v n="$1" '
-		$0 ~ "^<!-- tested: " n " -->$" { want = 1; next }
-		want && /^```/ { if (inside) exit; inside = 1; next }
-		inside { print }' "$README"
+	sh "$TOP/scripts/readme-block.sh" "$1" "$README"
 }
 
 # run <name> <dir>: the block, as a shell script, from <dir>
