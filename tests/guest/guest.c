@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <sys/syscall.h>
 #include <stdlib.h>
@@ -762,3 +763,98 @@ int run_program(char **av, void (*line_cb)(const char *), void (*tick)(void))
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+
+/* ---- background load ------------------------------------------------- */
+
+static volatile sig_atomic_t load_stop;
+
+static void load_on_term(int sig)
+{
+	(void)sig;
+	load_stop = 1;
+}
+
+static uint32_t load_word(uint32_t salt, size_t i)
+{
+	return (uint32_t)(i * 2654435761u) ^ salt;
+}
+
+int load_hog(size_t len)
+{
+	uint32_t salt = 1, *p;
+	size_t i, bad = 0;
+
+	while (!load_stop) {
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) {
+			usleep(10000);
+			continue;
+		}
+		for (i = 0; i < len / 4; i += 64)
+			p[i] = load_word(salt, i);
+		usleep(20000);
+		for (i = 0; i < len / 4; i += 64)
+			bad += p[i] != load_word(salt, i);
+		munmap(p, len);
+		salt++;
+	}
+	return bad ? 1 : 0;
+}
+
+int load_churn(size_t len)
+{
+	uint32_t salt = 100, *p;
+	size_t i, bad = 0;
+	int fd, round = 0;
+
+	while (!load_stop) {
+		fd = open("/mnt/churn", O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || ftruncate(fd, len))
+			return 2;
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			return 2;
+		for (i = 0; i < len / 4; i += 64)
+			p[i] = load_word(salt, i);
+		if (!(round++ % 4))
+			fsync(fd);
+		munmap(p, len);
+		p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			return 2;
+		for (i = 0; i < len / 4; i += 64)
+			bad += p[i] != load_word(salt, i);
+		munmap(p, len);
+		close(fd);
+		salt++;
+	}
+	return bad ? 1 : 0;
+}
+
+pid_t load_spawn(int (*fn)(size_t), size_t arg)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		signal(SIGTERM, load_on_term);
+		_exit(fn(arg));
+	}
+	return pid;
+}
+
+int load_end(pid_t *pids, int n)
+{
+	int i, status, bad = 0;
+
+	for (i = 0; i < n; i++)
+		if (pids[i] > 0)
+			kill(pids[i], SIGTERM);
+	for (i = 0; i < n; i++) {
+		if (pids[i] <= 0)
+			continue;
+		waitpid(pids[i], &status, 0);
+		bad += !WIFEXITED(status) || WEXITSTATUS(status);
+	}
+	return bad;
+}

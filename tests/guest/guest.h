@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define MAX_CTRL	8
 #define MAX_METRICS	256
@@ -154,5 +155,21 @@ int run_program(char **av, void (*line_cb)(const char *), void (*tick)(void));
 int load_module(const char *name);
 /* The same with module parameters ("a=1 b=2") for <name> itself. */
 int load_module_args(const char *name, const char *args);
+
+/* ---- background load (stress checks) ---------------------------------- */
+
+/*
+ * Children that load the system until SIGTERM, checking their own data;
+ * each exits 1 if it found damage (2 if it could not run).
+ * load_hog: re-fills and checks @len bytes of anonymous memory, again
+ * and again.  load_churn: page cache churn on /mnt/churn (a mounted
+ * disk): write, fsync now and then, read back.
+ */
+int load_hog(size_t len);
+int load_churn(size_t len);
+/* Run fn(arg) in a child that stops on SIGTERM; its pid, or -1. */
+pid_t load_spawn(int (*fn)(size_t), size_t arg);
+/* Stop and reap @n of them (pids <= 0 skipped); how many were damaged. */
+int load_end(pid_t *pids, int n);
 
 #endif

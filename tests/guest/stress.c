@@ -32,74 +32,6 @@
 
 #include "guest.h"
 
-static volatile sig_atomic_t stop_now;
-
-static void on_term(int sig)
-{
-	(void)sig;
-	stop_now = 1;
-}
-
-static uint32_t word(uint32_t salt, size_t i)
-{
-	return (uint32_t)(i * 2654435761u) ^ salt;
-}
-
-/* The hog: keeps re-filling and checking a region; exit status = damage */
-static int hog(size_t len)
-{
-	uint32_t salt = 1, *p;
-	size_t i, bad = 0;
-
-	while (!stop_now) {
-		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED) {
-			usleep(10000);
-			continue;
-		}
-		for (i = 0; i < len / 4; i += 64)
-			p[i] = word(salt, i);
-		usleep(20000);
-		for (i = 0; i < len / 4; i += 64)
-			bad += p[i] != word(salt, i);
-		munmap(p, len);
-		salt++;
-	}
-	return bad ? 1 : 0;
-}
-
-/* Page cache churn on the disk: write, sync now and then, read back */
-static int churn(size_t len)
-{
-	uint32_t salt = 100, *p;
-	size_t i, bad = 0;
-	int fd, round = 0;
-
-	while (!stop_now) {
-		fd = open("/mnt/churn", O_RDWR | O_CREAT | O_TRUNC, 0600);
-		if (fd < 0 || ftruncate(fd, len))
-			return 2;
-		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		if (p == MAP_FAILED)
-			return 2;
-		for (i = 0; i < len / 4; i += 64)
-			p[i] = word(salt, i);
-		if (!(round++ % 4))
-			fsync(fd);
-		munmap(p, len);
-		p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-		if (p == MAP_FAILED)
-			return 2;
-		for (i = 0; i < len / 4; i += 64)
-			bad += p[i] != word(salt, i);
-		munmap(p, len);
-		close(fd);
-		salt++;
-	}
-	return bad ? 1 : 0;
-}
-
 /* One start/decode/verify/stop cycle; 0, -ENOMEM, or another error */
 static int cycle(const char *label, uint32_t seed)
 {
@@ -175,17 +107,6 @@ static int killed_player(const char *label)
 	return WIFSIGNALED(status);
 }
 
-static pid_t spawn(int (*fn)(size_t), size_t arg)
-{
-	pid_t pid = fork();
-
-	if (!pid) {
-		signal(SIGTERM, on_term);
-		_exit(fn(arg));
-	}
-	return pid;
-}
-
 int main(int argc, char **argv)
 {
 	const char *o;
@@ -196,7 +117,7 @@ int main(int argc, char **argv)
 	int near_oom = opt_get(argc, argv, "near-oom") != NULL;
 	double done = 0, failed = 0, enomem = 0, killed = 0, corrupt = 0;
 	pid_t hogs[2], ch;
-	int status, k, fd;
+	int k, fd;
 	long c;
 
 	t_init("stress");
@@ -207,9 +128,9 @@ int main(int argc, char **argv)
 	if (near_oom)	/* leave the hogs barely enough room */
 		hog_len = ((meminfo_kb("MemAvailable") << 10) - (128 << 20)) / 2;
 	srand(1);
-	hogs[0] = spawn(hog, hog_len);
-	hogs[1] = spawn(hog, near_oom ? hog_len : hog_len / 2);
-	ch = spawn(churn, churn_len);
+	hogs[0] = load_spawn(load_hog, hog_len);
+	hogs[1] = load_spawn(load_hog, near_oom ? hog_len : hog_len / 2);
+	ch = load_spawn(load_churn, churn_len);
 	if (hogs[0] < 0 || hogs[1] < 0 || ch < 0)
 		t_bail("cannot fork the load: %s", strerror(errno));
 
@@ -229,15 +150,11 @@ int main(int argc, char **argv)
 			t_info("%ld cycles", c);
 	}
 
-	for (k = 0; k < 2; k++)
-		kill(hogs[k], SIGTERM);
-	kill(ch, SIGTERM);
-	for (k = 0; k < 2; k++) {
-		waitpid(hogs[k], &status, 0);
-		corrupt += !WIFEXITED(status) || WEXITSTATUS(status);
+	{
+		pid_t load[3] = { hogs[0], hogs[1], ch };
+
+		corrupt = load_end(load, 3);
 	}
-	waitpid(ch, &status, 0);
-	corrupt += !WIFEXITED(status) || WEXITSTATUS(status);
 
 	/* nothing stays claimed: a whole-block claim still works */
 	for (k = 0; k < 2; k++) {

@@ -52,6 +52,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -155,11 +156,11 @@ static char report[256];
 static struct user_region regions[4];
 static size_t user_in_buffer;
 
-static int read_report(struct dbuf *b, int max)
+static int read_report_at(const char *path, struct dbuf *b, int max)
 {
 	char line[256];
 	int n = 0;
-	FILE *f = fopen(report, "r");
+	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return -errno;
@@ -177,6 +178,11 @@ static int read_report(struct dbuf *b, int max)
 	}
 	fclose(f);
 	return n;
+}
+
+static int read_report(struct dbuf *b, int max)
+{
+	return read_report_at(report, b, max);
 }
 
 static size_t pages_in_bufs(const struct user_region *r)
@@ -452,6 +458,512 @@ static int stream(int argc, char **argv, const char *node)
 	return 0;
 }
 
+/* ---- both decoders at once: playback and stress ------------------------ */
+
+/* A decoder, its block and the v4l2-ctl that plays on it */
+struct dec {
+	const char *label;
+	char node[64], pdev[128], report[256], out[64], log[64];
+	char block[96];		/* its block: the DMB it owns */
+	uint64_t base, size;
+	int ctrl;		/* the block's controller, -1 if unknown */
+	char ctrl_label[32];
+	pid_t pid;		/* its player, 0 when none runs */
+	int looked;		/* user pages in its buffers counted */
+	size_t user_in_buffers;
+	struct dbuf bufs[MAX_BUFS];
+	int n_bufs;
+};
+
+static struct dec decs[2];
+
+static int dec_find(struct dec *d, const char *label)
+{
+	struct dmb_range r[MAX_DMBS];
+	struct ctrl c[MAX_CTRL];
+	int n, i, nc, ret;
+	size_t len;
+
+	d->label = label;
+	ret = find_decoder(label, d->node, sizeof(d->node), d->pdev, sizeof(d->pdev));
+	if (ret)
+		return ret;
+	snprintf(d->report, sizeof(d->report), "/sys/kernel/debug/dmb_v4l2dec/%s/buffers", d->pdev);
+	snprintf(d->out, sizeof(d->out), "/tmp/v4l2-%s.nv12", label);
+	snprintf(d->log, sizeof(d->log), "/tmp/v4l2-%s.log", label);
+	/* its block: the DMB whose DMA owner the device is ("<dev>(dma)") */
+	len = strlen(d->pdev);
+	n = read_dmbs(r, MAX_DMBS);
+	for (i = 0; i < n; i++)
+		if (!strncmp(r[i].owner, d->pdev, len) &&
+		    (!r[i].owner[len] || r[i].owner[len] == '(')) {
+			const char *s = strrchr(r[i].name, '/');
+
+			snprintf(d->block, sizeof(d->block), "%s", s ? s + 1 : r[i].name);
+			d->base = r[i].base;
+			d->size = r[i].size;
+		}
+	if (!d->size)
+		return -ENXIO;
+	nc = read_controllers(c, MAX_CTRL);
+	d->ctrl = nc > 0 ? ctrl_of(c, nc, d->base) : -1;
+	snprintf(d->ctrl_label, sizeof(d->ctrl_label), "%s",
+		 d->ctrl >= 0 ? c[d->ctrl].label : "?");
+	return 0;
+}
+
+/*
+ * v4l2-ctl decoding @frames frames of @in on @d, output to d->log; with
+ * @pause, it sleeps 0.7 s every @pause frames (a watcher sees its
+ * buffers while it streams)
+ */
+static void dec_play(struct dec *d, const char *in, int w, int h, int nbufs,
+		     int frames, int pause)
+{
+	char fmt[64], ob[32], cb[32], from[96], to[96], count[32], sl[32];
+	char *av[] = { "/bin/v4l2-ctl", "-d", d->node, "--set-fmt-video-out",
+		       fmt, ob, cb, from, to, count, pause ? sl : NULL, NULL };
+	int fd;
+
+	snprintf(sl, sizeof(sl), "--stream-sleep=count=%d,sleep=700", pause);
+	snprintf(fmt, sizeof(fmt), "width=%d,height=%d,pixelformat=FWHT", w, h);
+	snprintf(ob, sizeof(ob), "--stream-out-mmap=%d", nbufs);
+	snprintf(cb, sizeof(cb), "--stream-mmap=%d", nbufs);
+	snprintf(from, sizeof(from), "--stream-from=%s", in);
+	snprintf(to, sizeof(to), "--stream-to=%s", d->out);
+	snprintf(count, sizeof(count), "--stream-count=%d", frames);
+	d->n_bufs = 0;
+	d->looked = 0;
+	d->user_in_buffers = 0;
+	d->pid = fork();
+	if (d->pid < 0)
+		t_bail("fork: %s", strerror(errno));
+	if (!d->pid) {
+		fd = open(d->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		execv(av[0], av);
+		_exit(127);
+	}
+}
+
+/*
+ * Remember the player's buffers; which queues have some: 1 OUTPUT, 2
+ * CAPTURE
+ */
+static int dec_watch(struct dec *d)
+{
+	struct dbuf now[MAX_BUFS];
+	int n = read_report_at(d->report, now, MAX_BUFS), i, j, cap = 0, out = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < d->n_bufs; j++)
+			if (d->bufs[j].dma == now[i].dma && !strcmp(d->bufs[j].q, now[i].q))
+				break;
+		if (j == d->n_bufs && d->n_bufs < MAX_BUFS)
+			d->bufs[d->n_bufs++] = now[i];
+		cap |= !strcmp(now[i].q, "cap");
+		out |= !strcmp(now[i].q, "out");
+	}
+	return out | cap << 1;
+}
+
+/* Wait for the player: its exit status, 128 + signal if killed */
+static int dec_wait(struct dec *d)
+{
+	int status;
+
+	if (d->pid <= 0 || waitpid(d->pid, &status, 0) != d->pid)
+		return -1;
+	d->pid = 0;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Does the player's output say @text? */
+static int dec_log_has(const struct dec *d, const char *text)
+{
+	char line[512];
+	int found = 0;
+	FILE *f = fopen(d->log, "r");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = !!strstr(line, text);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static void dec_log_show(const struct dec *d)
+{
+	char line[512];
+	FILE *f = fopen(d->log, "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		t_diag("%s: %s", d->label, line);
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Pages of @r inside the buffers @d has seen (pagemap read in batches) */
+static size_t dec_user_pages(const struct dec *d, const struct user_region *r)
+{
+	long ps = page_size();
+	size_t i, n = 0, np = r->len / ps;
+	uint64_t *pfn = malloc(np * sizeof(*pfn));
+	int j;
+
+	if (!pfn || virt_to_pfns(r->p, np, pfn))
+		t_bail("cannot read pagemap");
+	for (i = 0; i < np; i++) {
+		uint64_t pa = pfn[i] * ps;
+
+		for (j = 0; pfn[i] && j < d->n_bufs; j++)
+			if (pa >= d->bufs[j].dma && pa < d->bufs[j].dma + d->bufs[j].len) {
+				n++;
+				break;
+			}
+	}
+	free(pfn);
+	return n;
+}
+
+/* Pages allocated from the decoder's CMA area and not released */
+static double dec_cma_held(const struct dec *d)
+{
+	char path[160], buf[32];
+	double a, b;
+
+	snprintf(path, sizeof(path), "/sys/kernel/mm/cma/%s/alloc_pages_success", d->block);
+	if (file_read_str(path, buf, sizeof(buf)))
+		return -1;
+	a = atof(buf);
+	snprintf(path, sizeof(path), "/sys/kernel/mm/cma/%s/release_pages_success", d->block);
+	if (file_read_str(path, buf, sizeof(buf)))
+		return -1;
+	b = atof(buf);
+	return a - b;
+}
+
+static void find_both(void)
+{
+	int k, ret;
+
+	for (k = 0; k < 2; k++) {
+		ret = dec_find(&decs[k], k ? "pip" : "main");
+		if (ret)
+			t_bail("decoder %s: %s", k ? "pip" : "main",
+			       ret == -ENXIO ? "owns no DMB" : strerror(-ret));
+		t_diag("decoder %s: %s (%s), block %#llx + %#llx, controller %d",
+		       decs[k].label, decs[k].node, decs[k].pdev,
+		       (unsigned long long)decs[k].base,
+		       (unsigned long long)decs[k].size, decs[k].ctrl);
+	}
+}
+
+/*
+ * Kill-and-restart cycles of both decoders at once, with the memory hog
+ * and page cache churn of the dmb_vdec stress running (optionally close to
+ * out of memory).  A player killed mid-stream, or refused buffers, leaves
+ * nothing behind: after every cycle neither decoder lists a buffer.
+ */
+static int stress(int argc, char **argv)
+{
+	const char *o;
+	long cycles = (o = opt_get(argc, argv, "cycles")) ? atol(o) : 1000;
+	long kill_every = (o = opt_get(argc, argv, "kill-every")) ? atol(o) : 3;
+	int64_t hog_len = (o = opt_get(argc, argv, "hog")) ? parse_size(o) : 300 << 20;
+	int64_t churn_len = (o = opt_get(argc, argv, "churn")) ? parse_size(o) : 64 << 20;
+	int frames = (o = opt_get(argc, argv, "frames")) ? atoi(o) : 4;
+	int nbufs = (o = opt_get(argc, argv, "bufs")) ? atoi(o) : 4;
+	int near_oom = opt_get(argc, argv, "near-oom") != NULL;
+	int w = 1920, h = 1088, k, ret, bad, decoded;
+	double done = 0, failed = 0, enomem = 0, killed = 0, left = 0;
+	double streaming = 0;
+	size_t fsize = (size_t)w * h * 3 / 2;
+	pid_t load[3];
+	long c;
+
+	if (frames < 1 || frames > MAX_FRAMES || nbufs < 1 || nbufs > 32)
+		t_bail("--frames: 1 to %d, --bufs: 1 to 32", MAX_FRAMES);
+	find_both();
+	if (mount("/dev/vda", "/mnt", "ext4", 0, NULL))
+		t_bail("cannot mount /dev/vda (ext4): %s", strerror(errno));
+	if (write_stream("/tmp/v4l2-stress.fwht", frames, w, h, 44 + fsize))
+		t_bail("cannot write the FWHT stream");
+	if (near_oom)	/* leave the hogs barely enough room */
+		hog_len = ((meminfo_kb("MemAvailable") << 10) - (128 << 20)) / 2;
+	srand(1);
+	load[0] = load_spawn(load_hog, hog_len);
+	load[1] = load_spawn(load_hog, near_oom ? hog_len : hog_len / 2);
+	load[2] = load_spawn(load_churn, churn_len);
+	if (load[0] < 0 || load[1] < 0 || load[2] < 0)
+		t_bail("cannot fork the load: %s", strerror(errno));
+
+	for (c = 0; c < cycles; c++) {
+		int victim = kill_every && !(c % kill_every) ? (c / kill_every) % 2 : -1;
+
+		for (k = 0; k < 2; k++)
+			dec_play(&decs[k], "/tmp/v4l2-stress.fwht", w, h, nbufs, frames, 0);
+		if (victim >= 0) {
+			struct dec *d = &decs[victim];
+			int i;
+
+			/*
+			 * Two kills (main, then PiP) at a random moment
+			 * (often while REQBUFS moves user pages out of the
+			 * way), the next two once its buffers are there,
+			 * mid-stream; and so on.
+			 */
+			if ((c / kill_every / 2) % 2 == 0) {
+				usleep(rand() % 300000);
+			} else {
+				for (i = 0; i < 2000 && !dec_watch(d); i++)
+					usleep(1000);
+				usleep(rand() % 20000);
+			}
+			/* mid-stream: its buffers are there */
+			streaming += read_report_at(d->report, d->bufs, MAX_BUFS) > 0;
+			kill(d->pid, SIGKILL);
+		}
+		for (k = 0; k < 2; k++) {
+			struct dec *d = &decs[k];
+
+			ret = dec_wait(d);
+			if (k == victim && ret == 128 + SIGKILL) {
+				killed++;
+			} else if (ret == 0) {
+				bad = check_frames(d->out, fsize, &decoded);
+				if (bad || decoded != frames) {
+					failed++;
+					t_diag("cycle %ld %s: %d frames, %d bad", c, d->label,
+					       decoded, bad);
+				}
+			} else if (dec_log_has(d, "Cannot allocate memory") ||
+				   dec_log_has(d, "Device or resource busy")) {
+				enomem++;
+			} else {
+				if (failed++ < 3) {
+					t_diag("cycle %ld %s: v4l2-ctl exit %d", c, d->label, ret);
+					dec_log_show(d);
+				}
+			}
+			unlink(d->out);
+			/* the player is gone: so are its buffers */
+			ret = read_report_at(d->report, d->bufs, MAX_BUFS);
+			if (ret) {
+				t_diag("cycle %ld %s: %d buffers listed after its player exited",
+				       c, d->label, ret);
+				left += ret;
+			}
+		}
+		done++;
+		if (!(c % 25))
+			t_info("%ld cycles", c);
+	}
+	metric_set("corrupt", load_end(load, 3));
+	for (k = 0; k < 2; k++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s.count_after", decs[k].label);
+		metric_set(name, read_report_at(decs[k].report, decs[k].bufs, MAX_BUFS));
+		snprintf(name, sizeof(name), "%s.held_pages", decs[k].label);
+		metric_set(name, dec_cma_held(&decs[k]));
+	}
+	unlink("/tmp/v4l2-stress.fwht");
+	umount("/mnt");
+	t_report("%.0f cycles of v4l2-ctl on both decoders, %.0f failed, %.0f refused for memory, %.0f players killed (%.0f with buffers), %.0f buffers left behind",
+		 done, failed, enomem, killed, streaming, left);
+	metric_set("cycles", done);
+	metric_set("failed", failed);
+	metric_set("enomem", enomem);
+	metric_set("killed", killed);
+	metric_set("killed_streaming", streaming);
+	metric_set("left", left);
+	return 0;
+}
+
+/*
+ * The story of make demo with the V4L2 sample: a busy system's user data
+ * of every kind fills both blocks; both decoders start, each a v4l2-ctl
+ * decode loop; their buffers come from their own block on their own
+ * controller, the user data moves out intact; after the players stop the
+ * memory serves user pages again.
+ */
+static int playback(int argc, char **argv)
+{
+	static const char *const kinds[] = { "anonymous", "mlocked", "tmpfs", "file" };
+	const char *o;
+	int64_t len[4] = {
+		(o = opt_get(argc, argv, "anon")) ? parse_size(o) : 400 << 20,
+		(o = opt_get(argc, argv, "mlock")) ? parse_size(o) : 64 << 20,
+		(o = opt_get(argc, argv, "tmpfs")) ? parse_size(o) : 128 << 20,
+		(o = opt_get(argc, argv, "file")) ? parse_size(o) : 256 << 20,
+	};
+	int frames = (o = opt_get(argc, argv, "frames")) ? atoi(o) : 16;
+	int nbufs = (o = opt_get(argc, argv, "bufs")) ? atoi(o) : 32;
+	int w = 1920, h = 1088, k, i, fd, running, decoded, bad, exit_code[2];
+	size_t fsize = (size_t)w * h * 3 / 2, user = 0, blocks = 0, n, buf_pages;
+	struct user_region reuse;
+	char name[64];
+	long ncpus;
+
+	if (frames < 1 || frames > MAX_FRAMES || nbufs < 1 || nbufs > 32)
+		t_bail("--frames: 1 to %d, --bufs: 1 to 32", MAX_FRAMES);
+	find_both();
+	if (mount("/dev/vda", "/mnt", "ext4", 0, NULL))
+		t_bail("cannot mount /dev/vda (ext4): %s", strerror(errno));
+
+	/* a busy system */
+	if (region_fill(&regions[0], len[0], 0x11111111, -1) ||
+	    region_fill(&regions[1], len[1], 0x22222222, -1) ||
+	    mlock(regions[1].p, regions[1].len))
+		t_bail("cannot fill anonymous memory");
+	fd = open("/tmp/playback.tmpfs", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || region_fill(&regions[2], len[2], 0x33333333, fd))
+		t_bail("cannot fill tmpfs");
+	close(fd);
+	fd = open("/mnt/playback.file", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || region_fill(&regions[3], len[3], 0x44444444, fd))
+		t_bail("cannot fill the file on ext4");
+	close(fd);
+	t_report("user data: %lld MiB anonymous (%lld MiB mlocked), %lld MiB tmpfs, %lld MiB file on ext4",
+		 (long long)(len[0] + len[1]) >> 20, (long long)len[1] >> 20,
+		 (long long)len[2] >> 20, (long long)len[3] >> 20);
+	for (k = 0; k < 2; k++) {
+		blocks += decs[k].size / page_size();
+		for (i = 0; i < 4; i++)
+			user += region_in(&regions[i], decs[k].base, decs[k].size);
+	}
+	metric_set("user_in_dmb_pct", 100.0 * user / blocks);
+	t_report("before playback: the decoders' blocks hold %zu MiB of user data (%.0f%% of them)",
+		 user * page_size() >> 20, 100.0 * user / blocks);
+
+	/* both decoders start: a v4l2-ctl decode loop each */
+	if (write_stream("/tmp/v4l2-playback.fwht", frames, w, h, 44 + fsize))
+		t_bail("cannot write the FWHT stream");
+	for (k = 0; k < 2; k++)
+		dec_play(&decs[k], "/tmp/v4l2-playback.fwht", w, h, nbufs, frames,
+				 frames / 2);
+	do {
+		for (running = 0, k = 0; k < 2; k++) {
+			struct dec *d = &decs[k];
+			int status;
+
+			if (!d->pid)
+				continue;
+			if ((dec_watch(d) & 1) && !d->looked) {
+				/*
+				 * REQBUFS gave it its OUTPUT buffers, all at
+				 * once: where are the user pages now?
+				 */
+				d->looked = 1;
+				for (i = 0; i < 4; i++)
+					d->user_in_buffers += dec_user_pages(d, &regions[i]);
+			}
+			if (waitpid(d->pid, &status, WNOHANG) == d->pid) {
+				dec_watch(d);
+				exit_code[k] = WIFEXITED(status) ? WEXITSTATUS(status) :
+								   128 + WTERMSIG(status);
+				d->pid = 0;
+			} else {
+				running++;
+			}
+		}
+		usleep(2000);
+	} while (running);
+
+	for (k = 0; k < 2; k++) {
+		struct dec *d = &decs[k];
+		int outside = 0, ctrl = d->ctrl, nout = 0;
+		uint64_t bytes = 0;
+
+		bad = check_frames(d->out, fsize, &decoded);
+		for (i = 0; i < d->n_bufs; i++) {
+			bytes += d->bufs[i].len;
+			nout += !strcmp(d->bufs[i].q, "out");
+			if (d->bufs[i].dma < d->base ||
+			    d->bufs[i].dma + d->bufs[i].len > d->base + d->size) {
+				outside++;
+				ctrl = -1;
+			}
+		}
+		if (exit_code[k])
+			dec_log_show(d);
+		for (i = 0; i < d->n_bufs; i++)
+			t_diag("%s: %s buffer at %#llx + %#llx", d->label, d->bufs[i].q,
+			       (unsigned long long)d->bufs[i].dma,
+			       (unsigned long long)d->bufs[i].len);
+#define M(what, v) do { snprintf(name, sizeof(name), "%s." what, d->label); metric_set(name, v); } while (0)
+		M("exit", exit_code[k]);
+		M("frames", decoded);
+		M("bad_frames", bad);
+		M("bufs_out", nout);
+		M("bufs_cap", d->n_bufs - nout);
+		M("outside", outside);
+		M("controller", d->n_bufs ? ctrl : -1);
+		M("user_in_buffers", d->looked ? (double)d->user_in_buffers : -1);
+		M("left", read_report_at(d->report, (struct dbuf[MAX_BUFS]){}, MAX_BUFS));
+#undef M
+		t_report("%s decoder (%s, v4l2-ctl): %d buffers, %llu MiB, %s inside %s on %s; %d frames decoded, %d bad",
+			 d->label, d->node, d->n_bufs, (unsigned long long)(bytes >> 20),
+			 outside ? "NOT all" : "all", d->block, d->ctrl_label,
+			 decoded, bad);
+		unlink(d->out);
+	}
+	t_report("during playback: %zu user pages in the decoders' OUTPUT buffers",
+		 decs[0].user_in_buffers + decs[1].user_in_buffers);
+	unlink("/tmp/v4l2-playback.fwht");
+
+	/* nothing lost, also after writeback and a drop of the page cache */
+	for (n = 0, i = 0; i < 4; i++) {
+		size_t b = region_bad(&regions[i]);
+
+		snprintf(name, sizeof(name), "corrupt.%s", kinds[i]);
+		metric_set(name, b);
+		n += b;
+	}
+	sync();
+	if (file_write("/proc/sys/vm/drop_caches", "3"))
+		t_diag("drop_caches failed");
+	metric_set("corrupt.file_reread", region_bad(&regions[3]));
+	t_report("after playback: %zu damaged pages of user data; after sync and a drop of the page cache the file reads back with %zu",
+		 n, region_bad(&regions[3]));
+	munmap(regions[3].p, regions[3].len);
+	unlink("/mnt/playback.file");
+	umount("/mnt");
+
+	/*
+	 * The buffers' memory serves user pages again: new data, 64 MiB at a
+	 * time in base pages from each CPU in turn (stream() says why).
+	 */
+	if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0))
+		t_diag("PR_SET_THP_DISABLE: %s", strerror(errno));
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	for (buf_pages = 0, k = 0; k < 2; k++)
+		for (i = 0; i < decs[k].n_bufs; i++)
+			buf_pages += decs[k].bufs[i].len / page_size();
+	for (user = 0, i = 0; user < buf_pages / 2 && i < 12; i++) {
+		cpu_set_t cpus;
+
+		CPU_ZERO(&cpus);
+		CPU_SET(i % (ncpus > 0 ? ncpus : 1), &cpus);
+		sched_setaffinity(0, sizeof(cpus), &cpus);
+		if (region_fill(&reuse, 64 << 20, 0x55555555 + i, -1))
+			t_bail("cannot fill anonymous memory again");
+		for (k = 0; k < 2; k++)
+			user += dec_user_pages(&decs[k], &reuse);
+	}
+	metric_set("reuse_pct", buf_pages ? 100.0 * user / buf_pages : 0);
+	t_report("the memory returns: %d MiB of new user data put %.0f%% of the buffers' pages to use again",
+		 i * 64, buf_pages ? 100.0 * user / buf_pages : 0);
+	return 0;
+}
+
 /* ---- unbind under a streaming file --------------------------------------- */
 
 static int xioctl(int fd, unsigned long req, void *arg)
@@ -548,8 +1060,18 @@ int main(int argc, char **argv)
 	int ret;
 
 	t_init("v4l2");
+	if (test && (!strcmp(test, "playback") || !strcmp(test, "stress"))) {
+		if (load_module("dmb_v4l2dec"))
+			t_bail("cannot load dmb_v4l2dec");
+		if (!strcmp(test, "playback"))
+			playback(argc, argv);
+		else
+			stress(argc, argv);
+		check_expectations(argc, argv);
+		return t_finish();
+	}
 	if (!test || !label)
-		t_bail("usage: v4l2 --test=compliance|stream --label=<label> ...");
+		t_bail("usage: v4l2 --test=compliance|stream|unbind --label=<label> ..., or --test=playback|stress");
 	if (load_module("dmb_v4l2dec"))
 		t_bail("cannot load dmb_v4l2dec");
 	ret = find_decoder(label, node, sizeof(node), pdev, sizeof(pdev));
