@@ -28,7 +28,7 @@ say "TODAY: movablecore=512M. ZONE_MOVABLE, the memory the kernel can empty on d
 boot tests/demo/1-today.scn
 say "All of it is on DRAM-1, and so is the user workload: DRAM-0 cannot host reusable decoder memory, and user traffic is not spread over both controllers."
 echo
-say "WITH DESIGNATED MOVABLE BLOCKS. The default board's device tree declares a 256 MiB block on each controller (dts/dmb-2g.dts). They join ZONE_MOVABLE where they are:"
+say "WITH DESIGNATED MOVABLE BLOCKS. The board's device tree declares a 256 MiB block on each controller, and on each a V4L2 video decoder whose memory-region is that block (dts/dmb-v4l2.dts, the layout of the default board dts/dmb-2g.dts). The blocks join ZONE_MOVABLE where they are. Then a busy system fills memory, and the blocks, with user data; both decoders start playing at once, each driven by Debian's v4l2-ctl (a decode loop of 1920x1088 frames); the decoder is an ordinary V4L2 mem2mem driver on videobuf2-dma-contig, with no DMB code in its buffer path:"
 boot tests/demo/2-dmb.scn
 echo
-say "While no video plays the blocks hold user data (anonymous, mlocked, tmpfs and file pages); when playback starts each decoder claims its whole block on its own controller, the kernel moves that data elsewhere without losing a byte, and when playback stops the memory is used by user programs again."
+say "While no video plays the blocks hold user data (anonymous, mlocked, tmpfs and file pages). When v4l2-ctl asks for buffers, the DMA API takes them from the decoder's own block on its own controller, and the kernel moves the user data that was there elsewhere without losing a byte; when playback stops and the buffers are freed, user programs use the memory again."

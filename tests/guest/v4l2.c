@@ -515,15 +515,17 @@ static int dec_find(struct dec *d, const char *label)
 /*
  * v4l2-ctl decoding @frames frames of @in on @d, output to d->log; with
  * @pause, it sleeps 0.7 s every @pause frames (a watcher sees its
- * buffers while it streams)
+ * buffers while it streams); with @exporter, its CAPTURE buffers are
+ * dma-bufs that device exports (--stream-dmabuf --export-device)
  */
-static void dec_play(struct dec *d, const char *in, int w, int h, int nbufs,
-		     int frames, int pause)
+static void dec_play_from(struct dec *d, const char *in, int w, int h,
+			  int nbufs, int frames, int pause, const char *exporter)
 {
-	char fmt[64], ob[32], cb[32], from[96], to[96], count[32], sl[32];
+	char fmt[64], ob[32], cb[32], from[96], to[96], count[32], sl[48];
+	char exp[96];
 	char *av[] = { "/bin/v4l2-ctl", "-d", d->node, "--set-fmt-video-out",
-		       fmt, ob, cb, from, to, count, pause ? sl : NULL, NULL };
-	int fd;
+		       fmt, ob, cb, from, to, count, NULL, NULL, NULL };
+	int fd, ac = 10;
 
 	snprintf(sl, sizeof(sl), "--stream-sleep=count=%d,sleep=700", pause);
 	snprintf(fmt, sizeof(fmt), "width=%d,height=%d,pixelformat=FWHT", w, h);
@@ -532,6 +534,14 @@ static void dec_play(struct dec *d, const char *in, int w, int h, int nbufs,
 	snprintf(from, sizeof(from), "--stream-from=%s", in);
 	snprintf(to, sizeof(to), "--stream-to=%s", d->out);
 	snprintf(count, sizeof(count), "--stream-count=%d", frames);
+	if (pause)
+		av[ac++] = sl;
+	if (exporter) {
+		/* CAPTURE buffers: dma-bufs another device exports */
+		snprintf(cb, sizeof(cb), "--stream-dmabuf");
+		snprintf(exp, sizeof(exp), "--export-device=%s", exporter);
+		av[ac++] = exp;
+	}
 	d->n_bufs = 0;
 	d->looked = 0;
 	d->user_in_buffers = 0;
@@ -548,6 +558,12 @@ static void dec_play(struct dec *d, const char *in, int w, int h, int nbufs,
 		execv(av[0], av);
 		_exit(127);
 	}
+}
+
+static void dec_play(struct dec *d, const char *in, int w, int h, int nbufs,
+		     int frames, int pause)
+{
+	dec_play_from(d, in, w, h, nbufs, frames, pause, NULL);
 }
 
 /*
@@ -630,6 +646,23 @@ static size_t dec_user_pages(const struct dec *d, const struct user_region *r)
 	}
 	free(pfn);
 	return n;
+}
+
+/* Of @n page frames, how many lie in the buffers @d has seen */
+static size_t dec_pfns_in_bufs(const struct dec *d, const uint64_t *pfn, size_t n)
+{
+	long ps = page_size();
+	size_t i, in = 0;
+	int j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; pfn[i] && j < d->n_bufs; j++)
+			if (pfn[i] * ps >= d->bufs[j].dma &&
+			    pfn[i] * ps < d->bufs[j].dma + d->bufs[j].len) {
+				in++;
+				break;
+			}
+	return in;
 }
 
 /* Pages allocated from the decoder's CMA area and not released */
@@ -809,6 +842,8 @@ static int playback(int argc, char **argv)
 	int w = 1920, h = 1088, k, i, fd, running, decoded, bad, exit_code[2];
 	size_t fsize = (size_t)w * h * 3 / 2, user = 0, blocks = 0, n, buf_pages;
 	struct user_region reuse;
+	uint64_t *before[4];
+	size_t before_n[4];
 	char name[64];
 	long ncpus;
 
@@ -840,6 +875,13 @@ static int playback(int argc, char **argv)
 			user += region_in(&regions[i], decs[k].base, decs[k].size);
 	}
 	metric_set("user_in_dmb_pct", 100.0 * user / blocks);
+	/* where every page of user data is now, to tell what playback moved */
+	for (i = 0; i < 4; i++) {
+		before_n[i] = regions[i].len / page_size();
+		before[i] = malloc(before_n[i] * sizeof(*before[i]));
+		if (!before[i] || virt_to_pfns(regions[i].p, before_n[i], before[i]))
+			t_bail("cannot read pagemap");
+	}
 	t_report("before playback: the decoders' blocks hold %zu MiB of user data (%.0f%% of them)",
 		 user * page_size() >> 20, 100.0 * user / blocks);
 
@@ -915,6 +957,14 @@ static int playback(int argc, char **argv)
 			 decoded, bad);
 		unlink(d->out);
 	}
+	for (n = 0, k = 0; k < 2; k++)
+		for (i = 0; i < 4; i++)
+			n += dec_pfns_in_bufs(&decs[k], before[i], before_n[i]);
+	for (i = 0; i < 4; i++)
+		free(before[i]);
+	metric_set("moved", n);
+	t_report("the buffers took the place of %zu MiB (%zu pages) of user data, which the kernel moved out of their way",
+		 n * page_size() >> 20, n);
 	t_report("during playback: %zu user pages in the decoders' OUTPUT buffers",
 		 decs[0].user_in_buffers + decs[1].user_in_buffers);
 	unlink("/tmp/v4l2-playback.fwht");
@@ -961,6 +1011,100 @@ static int playback(int argc, char **argv)
 	metric_set("reuse_pct", buf_pages ? 100.0 * user / buf_pages : 0);
 	t_report("the memory returns: %d MiB of new user data put %.0f%% of the buffers' pages to use again",
 		 i * 64, buf_pages ? 100.0 * user / buf_pages : 0);
+	return 0;
+}
+
+/*
+ * --stream-dmabuf: main decodes into CAPTURE buffers that PiP's decoder
+ * allocates and exports (VIDIOC_EXPBUF); main imports them as dma-bufs.
+ * Main's OUTPUT buffers are in main's block, the CAPTURE buffers in PiP's
+ * block (they are PiP's), each on its controller, while user data fills
+ * memory; every frame decodes right and nothing stays allocated.
+ */
+static int dmabuf(int argc, char **argv)
+{
+	const char *o;
+	int frames = (o = opt_get(argc, argv, "frames")) ? atoi(o) : 24;
+	int w = 640, h = 480, ret, running, decoded, bad, k, i;
+	size_t fsize = (size_t)w * h * 3 / 2, user;
+	struct dec *imp = &decs[0], *exp = &decs[1];
+	int in_block[2] = { 0, 0 }, outside = 0, fd;
+	char name[64];
+
+	if (frames < 1 || frames > MAX_FRAMES)
+		t_bail("--frames: 1 to %d", MAX_FRAMES);
+	find_both();
+	if (region_fill(&regions[0], 256 << 20, 0x11111111, -1) ||
+	    region_fill(&regions[1], 32 << 20, 0x22222222, -1) ||
+	    mlock(regions[1].p, regions[1].len))
+		t_bail("cannot fill anonymous memory");
+	fd = open("/tmp/v4l2.tmpfs", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || region_fill(&regions[2], 64 << 20, 0x33333333, fd))
+		t_bail("cannot fill tmpfs");
+	close(fd);
+	if (write_stream("/tmp/v4l2-dmabuf.fwht", frames, w, h, 44 + fsize))
+		t_bail("cannot write the FWHT stream");
+	exp->n_bufs = 0;
+	dec_play_from(imp, "/tmp/v4l2-dmabuf.fwht", w, h, 4, frames, frames / 2,
+		      exp->node);
+	do {
+		int status;
+
+		dec_watch(exp);
+		running = 1;
+		if ((dec_watch(imp) & 1) && !imp->looked) {
+			imp->looked = 1;
+			for (i = 0; i < 3; i++)
+				imp->user_in_buffers += dec_user_pages(imp, &regions[i]);
+		}
+		if (exp->n_bufs && !exp->looked) {
+			exp->looked = 1;
+			for (i = 0; i < 3; i++)
+				exp->user_in_buffers += dec_user_pages(exp, &regions[i]);
+		}
+		if (waitpid(imp->pid, &status, WNOHANG) == imp->pid) {
+			ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+			imp->pid = 0;
+			running = 0;
+		} else {
+			usleep(2000);
+		}
+	} while (running);
+	if (ret)
+		dec_log_show(imp);
+	metric_set("exit", ret);
+	bad = check_frames(imp->out, fsize, &decoded);
+	metric_set("frames", decoded);
+	metric_set("bad_frames", bad);
+	for (k = 0; k < 2; k++) {
+		struct dec *d = &decs[k];
+
+		for (i = 0; i < d->n_bufs; i++) {
+			int in = d->bufs[i].dma >= d->base &&
+				 d->bufs[i].dma + d->bufs[i].len <= d->base + d->size;
+
+			in_block[k] += in;
+			outside += !in;
+			t_diag("%s: %s buffer at %#llx + %#llx%s", d->label, d->bufs[i].q,
+			       (unsigned long long)d->bufs[i].dma,
+			       (unsigned long long)d->bufs[i].len, in ? "" : " OUTSIDE");
+		}
+		snprintf(name, sizeof(name), "%s.bufs", d->label);
+		metric_set(name, d->n_bufs);
+		snprintf(name, sizeof(name), "%s.user_in_buffers", d->label);
+		metric_set(name, d->looked ? (double)d->user_in_buffers : -1);
+		snprintf(name, sizeof(name), "%s.left", d->label);
+		metric_set(name, read_report_at(d->report, (struct dbuf[MAX_BUFS]){}, MAX_BUFS));
+	}
+	metric_set("outside", outside);
+	for (user = 0, i = 0; i < 3; i++)
+		user += region_bad(&regions[i]);
+	metric_set("corrupt", user);
+	t_report("%s decoded %d frames (%d bad) from %d OUTPUT buffers in %s into %d CAPTURE dma-bufs %s exported from %s",
+		 imp->node, decoded, bad, in_block[0], imp->block, in_block[1],
+		 exp->node, exp->block);
+	unlink(imp->out);
+	unlink("/tmp/v4l2-dmabuf.fwht");
 	return 0;
 }
 
@@ -1060,18 +1204,21 @@ int main(int argc, char **argv)
 	int ret;
 
 	t_init("v4l2");
-	if (test && (!strcmp(test, "playback") || !strcmp(test, "stress"))) {
+	if (test && (!strcmp(test, "playback") || !strcmp(test, "stress") ||
+		     !strcmp(test, "dmabuf"))) {
 		if (load_module("dmb_v4l2dec"))
 			t_bail("cannot load dmb_v4l2dec");
 		if (!strcmp(test, "playback"))
 			playback(argc, argv);
+		else if (!strcmp(test, "dmabuf"))
+			dmabuf(argc, argv);
 		else
 			stress(argc, argv);
 		check_expectations(argc, argv);
 		return t_finish();
 	}
 	if (!test || !label)
-		t_bail("usage: v4l2 --test=compliance|stream|unbind --label=<label> ..., or --test=playback|stress");
+		t_bail("usage: v4l2 --test=compliance|stream|unbind --label=<label> ..., or --test=playback|stress|dmabuf");
 	if (load_module("dmb_v4l2dec"))
 		t_bail("cannot load dmb_v4l2dec");
 	ret = find_decoder(label, node, sizeof(node), pdev, sizeof(pdev));
