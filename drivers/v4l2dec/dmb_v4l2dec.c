@@ -34,6 +34,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/dma-direct.h>
 #include <linux/dma-mapping.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -112,6 +113,9 @@ struct dmb_v4l2dec_frame {
  * @dir:	its debugfs directory
  * @next_id:	the number of the next context
  * @rmem:	its memory-region is its DMA pool
+ * @pool_base:	the memory-region's first byte (CPU physical address)
+ * @pool_size:	its size
+ * @live:	in dmb_v4l2dec_live while the instance exists
  */
 struct dmb_v4l2dec {
 	struct v4l2_device v4l2_dev;
@@ -123,7 +127,17 @@ struct dmb_v4l2dec {
 	struct dentry *dir;
 	unsigned int next_id;
 	bool rmem;
+	phys_addr_t pool_base, pool_size;
+	struct list_head live;
 };
+
+/*
+ * Instances alive (files may keep one after its unbind): a device is
+ * bound again only once its earlier instance is gone, as both would
+ * share the device's memory-region assignment.
+ */
+static LIST_HEAD(dmb_v4l2dec_live);
+static DEFINE_MUTEX(dmb_v4l2dec_live_lock);
 
 /**
  * struct dmb_v4l2dec_ctx - one open file handle: one decoding session
@@ -438,8 +452,11 @@ static void dmb_v4l2dec_device_run(void *priv)
 	dst = v4l2_m2m_next_dst_buf(m2m_ctx);
 	in = vb2_plane_vaddr(&src->vb2_buf, 0);
 	out = vb2_plane_vaddr(&dst->vb2_buf, 0);
-	if (WARN_ON_ONCE(!in || !out))
+	if (!in || !out) {
+		/* an imported dma-buf the CPU cannot map */
+		dev_dbg(ctx->dec->dev, "buffer without a kernel mapping\n");
 		goto error;
+	}
 
 	dmb_v4l2dec_parse(src, in, &off, &len, &w, &h);
 	if (w && h && (w != ctx->cap.width || h != ctx->cap.height)) {
@@ -447,10 +464,22 @@ static void dmb_v4l2dec_device_run(void *priv)
 
 		dmb_v4l2dec_size(&nw, &nh);
 		if (nw == w && nh == h) {
-			/* a new size: the client sets up CAPTURE again */
+			/*
+			 * A new size: what was decoded before is returned,
+			 * then an empty CAPTURE buffer flagged LAST ends the
+			 * old sequence, and the client sets CAPTURE up
+			 * again.  This frame stays queued for the new
+			 * buffers; the OUTPUT buffers, already allocated,
+			 * keep their size.
+			 */
 			ctx->out.width = w;
 			ctx->out.height = h;
-			dmb_v4l2dec_fill_out(&ctx->out);
+			v4l2_m2m_dst_buf_remove(m2m_ctx);
+			vb2_set_plane_payload(&dst->vb2_buf, 0, 0);
+			dst->field = V4L2_FIELD_NONE;
+			dst->sequence = ctx->cap_seq++;
+			dst->flags |= V4L2_BUF_FLAG_LAST;
+			v4l2_m2m_buf_done(dst, VB2_BUF_STATE_DONE);
 			dmb_v4l2dec_source_change(ctx);
 			v4l2_m2m_job_finish(ctx->dec->m2m_dev, m2m_ctx);
 			return;
@@ -495,6 +524,23 @@ static void dmb_v4l2dec_device_run(void *priv)
 
 error:
 	src = v4l2_m2m_src_buf_remove(m2m_ctx);
+	/*
+	 * The last frame of a drain (V4L2_DEC_CMD_STOP) could not be
+	 * decoded: the drain still ends, with an empty LAST buffer.
+	 */
+	if (v4l2_m2m_is_last_draining_src_buf(m2m_ctx, src)) {
+		dst = v4l2_m2m_dst_buf_remove(m2m_ctx);
+		if (dst) {
+			vb2_set_plane_payload(&dst->vb2_buf, 0, 0);
+			dst->field = V4L2_FIELD_NONE;
+			dst->sequence = ctx->cap_seq++;
+			v4l2_m2m_buf_done(src, VB2_BUF_STATE_ERROR);
+			v4l2_m2m_last_buffer_done(m2m_ctx, dst);
+			v4l2_event_queue_fh(&ctx->fh, &dmb_v4l2dec_eos);
+			v4l2_m2m_job_finish(ctx->dec->m2m_dev, m2m_ctx);
+			return;
+		}
+	}
 	v4l2_m2m_buf_done(src, VB2_BUF_STATE_ERROR);
 	v4l2_m2m_job_finish(ctx->dec->m2m_dev, m2m_ctx);
 }
@@ -544,6 +590,30 @@ static int dmb_v4l2dec_buf_out_validate(struct vb2_buffer *vb)
 	return vbuf->field == V4L2_FIELD_NONE ? 0 : -EINVAL;
 }
 
+/*
+ * When the device's CMA area cannot serve an allocation, dma-direct falls
+ * back to any free pages: a buffer outside the memory-region (on another
+ * DRAM controller than the board wired this decoder to) is refused, not
+ * used.  Imported dma-bufs are the exporter's business.
+ */
+static int dmb_v4l2dec_buf_init(struct vb2_buffer *vb)
+{
+	struct dmb_v4l2dec_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
+	struct dmb_v4l2dec *dec = ctx->dec;
+	phys_addr_t pa;
+
+	if (!dec->pool_size || vb->memory != VB2_MEMORY_MMAP)
+		return 0;
+	pa = dma_to_phys(dec->dev, vb2_dma_contig_plane_dma_addr(vb, 0));
+	if (pa >= dec->pool_base &&
+	    pa - dec->pool_base + vb2_plane_size(vb, 0) <= dec->pool_size)
+		return 0;
+	dev_warn_ratelimited(dec->dev,
+			     "a buffer at %pa lies outside its memory-region (its CMA area could not serve): refused\n",
+			     &pa);
+	return -ENOMEM;
+}
+
 static int dmb_v4l2dec_buf_prepare(struct vb2_buffer *vb)
 {
 	struct dmb_v4l2dec_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
@@ -573,8 +643,23 @@ static void dmb_v4l2dec_buf_queue(struct vb2_buffer *vb)
 		 * picture size: with no CAPTURE queue yet, say so.
 		 */
 		if (!vb2_is_streaming(v4l2_m2m_get_dst_vq(m2m_ctx)) &&
-		    !ctx->src_change)
+		    !ctx->src_change) {
+			const u8 *p = vb2_plane_vaddr(vb, 0);
+			size_t off, len;
+			u32 w = 0, h = 0, nw, nh;
+
+			/* its header, when it has one, gives the size */
+			if (p)
+				dmb_v4l2dec_parse(vbuf, p, &off, &len, &w, &h);
+			nw = w;
+			nh = h;
+			dmb_v4l2dec_size(&nw, &nh);
+			if (w && h && nw == w && nh == h) {
+				ctx->out.width = w;
+				ctx->out.height = h;
+			}
 			dmb_v4l2dec_source_change(ctx);
+		}
 		v4l2_m2m_buf_queue(m2m_ctx, vbuf);
 		return;
 	}
@@ -636,6 +721,7 @@ static void dmb_v4l2dec_stop_streaming(struct vb2_queue *q)
 static const struct vb2_ops dmb_v4l2dec_qops = {
 	.queue_setup		= dmb_v4l2dec_queue_setup,
 	.buf_out_validate	= dmb_v4l2dec_buf_out_validate,
+	.buf_init		= dmb_v4l2dec_buf_init,
 	.buf_prepare		= dmb_v4l2dec_buf_prepare,
 	.buf_queue		= dmb_v4l2dec_buf_queue,
 	.start_streaming	= dmb_v4l2dec_start_streaming,
@@ -803,6 +889,9 @@ static void dmb_v4l2dec_v4l2_release(struct v4l2_device *v4l2_dev)
 	v4l2_m2m_release(dec->m2m_dev);
 	if (dec->rmem)
 		of_reserved_mem_device_release(dec->dev);
+	mutex_lock(&dmb_v4l2dec_live_lock);
+	list_del(&dec->live);
+	mutex_unlock(&dmb_v4l2dec_live_lock);
 	put_device(dec->dev);
 	mutex_destroy(&dec->lock);
 	kfree(dec);
@@ -811,7 +900,9 @@ static void dmb_v4l2dec_v4l2_release(struct v4l2_device *v4l2_dev)
 static int dmb_v4l2dec_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
-	struct dmb_v4l2dec *dec;
+	struct dmb_v4l2dec *dec, *other;
+	struct reserved_mem *rmem;
+	struct device_node *np;
 	const char *label;
 	int ret;
 
@@ -823,6 +914,17 @@ static int dmb_v4l2dec_probe(struct platform_device *pdev)
 	dec = kzalloc(sizeof(*dec), GFP_KERNEL);
 	if (!dec)
 		return -ENOMEM;
+	mutex_lock(&dmb_v4l2dec_live_lock);
+	list_for_each_entry(other, &dmb_v4l2dec_live, live) {
+		if (other->dev == dev) {
+			mutex_unlock(&dmb_v4l2dec_live_lock);
+			kfree(dec);
+			return dev_err_probe(dev, -EBUSY,
+					     "files of its previous binding are still open: close them first\n");
+		}
+	}
+	list_add(&dec->live, &dmb_v4l2dec_live);
+	mutex_unlock(&dmb_v4l2dec_live_lock);
 	dec->dev = get_device(dev);
 	mutex_init(&dec->lock);
 	INIT_LIST_HEAD(&dec->ctxs);
@@ -840,6 +942,15 @@ static int dmb_v4l2dec_probe(struct platform_device *pdev)
 		goto free_dec;
 	}
 	dec->rmem = !ret;
+	if (dec->rmem) {
+		np = of_parse_phandle(dev->of_node, "memory-region", 0);
+		rmem = np ? of_reserved_mem_lookup(np) : NULL;
+		of_node_put(np);
+		if (rmem) {
+			dec->pool_base = rmem->base;
+			dec->pool_size = rmem->size;
+		}
+	}
 
 	ret = v4l2_device_register(dev, &dec->v4l2_dev);
 	if (ret)
@@ -890,6 +1001,9 @@ release_rmem:
 	if (dec->rmem)
 		of_reserved_mem_device_release(dev);
 free_dec:
+	mutex_lock(&dmb_v4l2dec_live_lock);
+	list_del(&dec->live);
+	mutex_unlock(&dmb_v4l2dec_live_lock);
 	put_device(dev);
 	mutex_destroy(&dec->lock);
 	kfree(dec);

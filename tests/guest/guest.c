@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -834,12 +835,22 @@ int load_churn(size_t len)
 
 pid_t load_spawn(int (*fn)(size_t), size_t arg)
 {
-	pid_t pid = fork();
+	sigset_t term, old;
+	pid_t pid;
 
+	/* a SIGTERM before the child's handler is set waits for it */
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &old);
+	pid = fork();
 	if (!pid) {
+		/* a check that bails out takes its load with it */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		signal(SIGTERM, load_on_term);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		_exit(fn(arg));
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return pid;
 }
 
@@ -853,7 +864,8 @@ int load_end(pid_t *pids, int n)
 	for (i = 0; i < n; i++) {
 		if (pids[i] <= 0)
 			continue;
-		waitpid(pids[i], &status, 0);
+		if (waitpid(pids[i], &status, 0) != pids[i])
+			t_bail("waitpid: %s", strerror(errno));
 		bad += !WIFEXITED(status) || WEXITSTATUS(status);
 	}
 	return bad;

@@ -44,29 +44,43 @@ static int run(char *const argv[], const char *cwd, char *out, size_t max,
 	ssize_t n;
 	pid_t pid;
 
+	char drop[4096];
+
 	if (pipe(pfd))
 		return -1;
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
 		return -1;
+	}
 	if (!pid) {
 		close(pfd[0]);
 		dup2(pfd[1], 1);
 		dup2(pfd[1], 2);
 		if (cwd && chdir(cwd)) {
-			printf("readme: cannot chdir to %s: %s\n", cwd,
-			       strerror(errno));
+			dprintf(1, "readme: cannot chdir to %s: %s\n", cwd,
+				strerror(errno));
 			_exit(126);
 		}
 		setenv("PATH", APPLETS ":/bin", 1);
 		execv(argv[0], argv);
-		printf("readme: cannot run %s: %s\n", argv[0], strerror(errno));
+		dprintf(1, "readme: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	close(pfd[1]);
+	/* keep what fits, read the rest away: the child must not block */
 	*len = 0;
-	while ((n = read(pfd[0], out + *len, max - 1 - *len)) > 0)
-		*len += n;
+	for (;;) {
+		if (*len < max - 1)
+			n = read(pfd[0], out + *len, max - 1 - *len);
+		else
+			n = read(pfd[0], drop, sizeof(drop));
+		if (n <= 0)
+			break;
+		if (*len < max - 1)
+			*len += n;
+	}
 	out[*len] = '\0';
 	close(pfd[0]);
 	if (waitpid(pid, &status, 0) < 0)

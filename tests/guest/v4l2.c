@@ -37,7 +37,8 @@
  *   streaming (1: both queues on), second_streaming (1: the second
  *   file streams too), bufs (buffers the
  *   report listed), after_unbind (QUERYCAP on the open file, -errno),
- *   dqbuf_after (-errno), closed (0: close() worked), left (buffers
+ *   dqbuf_after (-errno), bind_while_open (-errno of binding the
+ *   device again before its files are closed), closed (0: close() worked), left (buffers
  *   listed after the close; the report is gone: -ENOENT), rebound (1: the
  *   node is back after bind), reopen (0 or -errno of a REQBUFS there).
  */
@@ -549,6 +550,8 @@ static void dec_play_from(struct dec *d, const char *in, int w, int h,
 	if (d->pid < 0)
 		t_bail("fork: %s", strerror(errno));
 	if (!d->pid) {
+		/* a check that bails out takes its players with it */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		fd = open(d->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		if (fd >= 0) {
 			dup2(fd, 1);
@@ -585,31 +588,6 @@ static int dec_watch(struct dec *d)
 		out |= !strcmp(now[i].q, "out");
 	}
 	return out | cap << 1;
-}
-
-/* Wait for the player: its exit status, 128 + signal if killed */
-static int dec_wait(struct dec *d)
-{
-	int status;
-
-	if (d->pid <= 0 || waitpid(d->pid, &status, 0) != d->pid)
-		return -1;
-	d->pid = 0;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/* Does the player's output say @text? */
-static int dec_log_has(const struct dec *d, const char *text)
-{
-	char line[512];
-	int found = 0;
-	FILE *f = fopen(d->log, "r");
-
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = !!strstr(line, text);
-	if (f)
-		fclose(f);
-	return found;
 }
 
 static void dec_log_show(const struct dec *d)
@@ -665,21 +643,27 @@ static size_t dec_pfns_in_bufs(const struct dec *d, const uint64_t *pfn, size_t 
 	return in;
 }
 
+/* A counter of the decoder's CMA area (/sys/kernel/mm/cma/<block>/), -1 */
+static double dec_cma(const struct dec *d, const char *what)
+{
+	char path[160], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/kernel/mm/cma/%s/%s", d->block, what);
+	return file_read_str(path, buf, sizeof(buf)) ? -1 : atof(buf);
+}
+
+static double dec_cma_allocated(const struct dec *d)
+{
+	return dec_cma(d, "alloc_pages_success");
+}
+
 /* Pages allocated from the decoder's CMA area and not released */
 static double dec_cma_held(const struct dec *d)
 {
-	char path[160], buf[32];
-	double a, b;
+	double a = dec_cma(d, "alloc_pages_success");
+	double b = dec_cma(d, "release_pages_success");
 
-	snprintf(path, sizeof(path), "/sys/kernel/mm/cma/%s/alloc_pages_success", d->block);
-	if (file_read_str(path, buf, sizeof(buf)))
-		return -1;
-	a = atof(buf);
-	snprintf(path, sizeof(path), "/sys/kernel/mm/cma/%s/release_pages_success", d->block);
-	if (file_read_str(path, buf, sizeof(buf)))
-		return -1;
-	b = atof(buf);
-	return a - b;
+	return a < 0 || b < 0 ? -1 : a - b;
 }
 
 static void find_both(void)
@@ -704,6 +688,47 @@ static void find_both(void)
  * out of memory).  A player killed mid-stream, or refused buffers, leaves
  * nothing behind: after every cycle neither decoder lists a buffer.
  */
+/* Is @pid in VIDIOC_REQBUFS or VIDIOC_CREATE_BUFS right now? */
+static int in_reqbufs(pid_t pid)
+{
+	char path[64], buf[128];
+	unsigned long nr, fd, req;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
+	if (file_read_str(path, buf, sizeof(buf)) ||
+	    sscanf(buf, "%lu %lx %lx", &nr, &fd, &req) != 3)
+		return 0;
+	return nr == 29 /* ioctl on arm64 */ &&
+	       (req == VIDIOC_REQBUFS || req == VIDIOC_CREATE_BUFS);
+}
+
+/* The player was refused its buffers (REQBUFS or CREATE_BUFS failed) */
+static int dec_refused(const struct dec *d)
+{
+	char line[512];
+	int found = 0;
+	FILE *f = fopen(d->log, "r");
+
+	/* ENOMEM is only ever a buffer allocation's; EBUSY only there */
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, "Cannot allocate memory") ||
+			((strstr(line, "reqbufs") || strstr(line, "REQBUFS") ||
+			  strstr(line, "CREATE_BUFS")) &&
+			 strstr(line, "Device or resource busy"));
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * Kill-and-restart cycles of both decoders at once, with the memory hog
+ * and page cache churn of the dmb_vdec stress running (optionally close to
+ * out of memory).  Kills come in fours: main then PiP while they are in
+ * VIDIOC_REQBUFS (the CMA area moving user pages out of the way), then
+ * main and PiP mid-stream (both queues have buffers).  A player killed or
+ * refused leaves nothing behind: after every cycle neither decoder lists
+ * a buffer, and no buffer ever lies outside its decoder's block.
+ */
 static int stress(int argc, char **argv)
 {
 	const char *o;
@@ -714,15 +739,17 @@ static int stress(int argc, char **argv)
 	int frames = (o = opt_get(argc, argv, "frames")) ? atoi(o) : 4;
 	int nbufs = (o = opt_get(argc, argv, "bufs")) ? atoi(o) : 4;
 	int near_oom = opt_get(argc, argv, "near-oom") != NULL;
-	int w = 1920, h = 1088, k, ret, bad, decoded;
-	double done = 0, failed = 0, enomem = 0, killed = 0, left = 0;
-	double streaming = 0;
+	int w = 1920, h = 1088, k, i, ret[2], bad, decoded, running;
+	double done = 0, failed = 0, enomem = 0, killed = 0, left = 0, ok = 0;
+	double streaming = 0, reqbufs = 0, outside = 0, cma_base;
 	size_t fsize = (size_t)w * h * 3 / 2;
 	pid_t load[3];
 	long c;
 
-	if (frames < 1 || frames > MAX_FRAMES || nbufs < 1 || nbufs > 32)
-		t_bail("--frames: 1 to %d, --bufs: 1 to 32", MAX_FRAMES);
+	if (frames < 1 || frames > MAX_FRAMES || nbufs < 1 || nbufs > 32 ||
+	    cycles < 1 || kill_every < 0)
+		t_bail("--frames: 1 to %d, --bufs: 1 to 32, --cycles > 0, --kill-every >= 0",
+		       MAX_FRAMES);
 	find_both();
 	if (mount("/dev/vda", "/mnt", "ext4", 0, NULL))
 		t_bail("cannot mount /dev/vda (ext4): %s", strerror(errno));
@@ -738,60 +765,102 @@ static int stress(int argc, char **argv)
 		t_bail("cannot fork the load: %s", strerror(errno));
 
 	for (c = 0; c < cycles; c++) {
-		int victim = kill_every && !(c % kill_every) ? (c / kill_every) % 2 : -1;
+		long kill_no = kill_every && !(c % kill_every) ? c / kill_every : -1;
+		int victim = kill_no >= 0 ? kill_no % 2 : -1;
+		int mid_stream = kill_no >= 0 && (kill_no / 2) % 2;
+		int shot = 0;
 
+		cma_base = victim >= 0 ? dec_cma_allocated(&decs[victim]) : 0;
+		/*
+		 * A player to kill in REQBUFS asks for 32 OUTPUT buffers:
+		 * allocating and zeroing 96 MiB leaves time to see it there.
+		 */
 		for (k = 0; k < 2; k++)
-			dec_play(&decs[k], "/tmp/v4l2-stress.fwht", w, h, nbufs, frames, 0);
-		if (victim >= 0) {
-			struct dec *d = &decs[victim];
-			int i;
+			dec_play(&decs[k], "/tmp/v4l2-stress.fwht", w, h,
+				 k == victim && !mid_stream ? 32 : nbufs, frames, 0);
+		/* watch both players until they exit; the victim dies on the way */
+		for (i = 0, running = 2; running; i++) {
+			for (running = 0, k = 0; k < 2; k++) {
+				struct dec *d = &decs[k];
+				int q, status;
+				pid_t r;
 
-			/*
-			 * Two kills (main, then PiP) at a random moment
-			 * (often while REQBUFS moves user pages out of the
-			 * way), the next two once its buffers are there,
-			 * mid-stream; and so on.
-			 */
-			if ((c / kill_every / 2) % 2 == 0) {
-				usleep(rand() % 300000);
-			} else {
-				for (i = 0; i < 2000 && !dec_watch(d); i++)
-					usleep(1000);
-				usleep(rand() % 20000);
+				if (!d->pid)
+					continue;
+				/*
+				 * In REQBUFS: buffers came from its CMA area (the
+				 * report, which takes the queue's lock, would wait
+				 * for REQBUFS to return), or the task sleeps in
+				 * the ioctl.
+				 */
+				if (k == victim && !shot && !mid_stream &&
+				    (in_reqbufs(d->pid) ||
+				     dec_cma_allocated(d) > cma_base)) {
+					reqbufs++;
+					kill(d->pid, SIGKILL);
+					shot = 1;
+				}
+				q = dec_watch(d);
+				/* If REQBUFS was missed, the kill comes now. */
+				if (k == victim && !shot && (mid_stream ? q == 3 : q)) {
+					if (mid_stream)
+						usleep(rand() % 20000);
+					streaming += mid_stream &&
+						read_report_at(d->report, (struct dbuf[MAX_BUFS]){},
+							       MAX_BUFS) > 0;
+					kill(d->pid, SIGKILL);
+					shot = 1;
+				}
+				r = waitpid(d->pid, &status, WNOHANG);
+				if (r == d->pid) {
+					dec_watch(d);
+					ret[k] = WIFEXITED(status) ? WEXITSTATUS(status) :
+								     128 + WTERMSIG(status);
+					d->pid = 0;
+				} else if (r < 0) {
+					t_bail("waitpid %s: %s", d->label, strerror(errno));
+				} else {
+					running++;
+				}
 			}
-			/* mid-stream: its buffers are there */
-			streaming += read_report_at(d->report, d->bufs, MAX_BUFS) > 0;
-			kill(d->pid, SIGKILL);
+			if (running)
+				usleep(500);
 		}
 		for (k = 0; k < 2; k++) {
 			struct dec *d = &decs[k];
 
-			ret = dec_wait(d);
-			if (k == victim && ret == 128 + SIGKILL) {
+			for (i = 0; i < d->n_bufs; i++)
+				if (d->bufs[i].dma < d->base ||
+				    d->bufs[i].dma + d->bufs[i].len > d->base + d->size) {
+					t_diag("cycle %ld %s: %s buffer at %#llx outside its block",
+					       c, d->label, d->bufs[i].q,
+					       (unsigned long long)d->bufs[i].dma);
+					outside++;
+				}
+			if (k == victim && ret[k] == 128 + SIGKILL) {
 				killed++;
-			} else if (ret == 0) {
+			} else if (ret[k] == 0) {
 				bad = check_frames(d->out, fsize, &decoded);
 				if (bad || decoded != frames) {
 					failed++;
 					t_diag("cycle %ld %s: %d frames, %d bad", c, d->label,
 					       decoded, bad);
+				} else {
+					ok++;
 				}
-			} else if (dec_log_has(d, "Cannot allocate memory") ||
-				   dec_log_has(d, "Device or resource busy")) {
+			} else if (dec_refused(d)) {
 				enomem++;
-			} else {
-				if (failed++ < 3) {
-					t_diag("cycle %ld %s: v4l2-ctl exit %d", c, d->label, ret);
-					dec_log_show(d);
-				}
+			} else if (failed++ < 3) {
+				t_diag("cycle %ld %s: v4l2-ctl exit %d", c, d->label, ret[k]);
+				dec_log_show(d);
 			}
 			unlink(d->out);
 			/* the player is gone: so are its buffers */
-			ret = read_report_at(d->report, d->bufs, MAX_BUFS);
-			if (ret) {
+			ret[k] = read_report_at(d->report, (struct dbuf[MAX_BUFS]){}, MAX_BUFS);
+			if (ret[k]) {
 				t_diag("cycle %ld %s: %d buffers listed after its player exited",
-				       c, d->label, ret);
-				left += ret;
+				       c, d->label, ret[k]);
+				left += ret[k];
 			}
 		}
 		done++;
@@ -809,13 +878,16 @@ static int stress(int argc, char **argv)
 	}
 	unlink("/tmp/v4l2-stress.fwht");
 	umount("/mnt");
-	t_report("%.0f cycles of v4l2-ctl on both decoders, %.0f failed, %.0f refused for memory, %.0f players killed (%.0f with buffers), %.0f buffers left behind",
-		 done, failed, enomem, killed, streaming, left);
+	t_report("%.0f cycles of v4l2-ctl on both decoders: %.0f players decoded every frame, %.0f failed, %.0f refused buffers, %.0f killed (%.0f in REQBUFS, %.0f mid-stream), %.0f buffers outside their block, %.0f left behind",
+		 done, ok, failed, enomem, killed, reqbufs, streaming, outside, left);
 	metric_set("cycles", done);
+	metric_set("ok_players", ok);
 	metric_set("failed", failed);
 	metric_set("enomem", enomem);
 	metric_set("killed", killed);
+	metric_set("killed_in_reqbufs", reqbufs);
 	metric_set("killed_streaming", streaming);
+	metric_set("outside", outside);
 	metric_set("left", left);
 	return 0;
 }
@@ -895,6 +967,7 @@ static int playback(int argc, char **argv)
 		for (running = 0, k = 0; k < 2; k++) {
 			struct dec *d = &decs[k];
 			int status;
+			pid_t r;
 
 			if (!d->pid)
 				continue;
@@ -907,11 +980,14 @@ static int playback(int argc, char **argv)
 				for (i = 0; i < 4; i++)
 					d->user_in_buffers += dec_user_pages(d, &regions[i]);
 			}
-			if (waitpid(d->pid, &status, WNOHANG) == d->pid) {
+			r = waitpid(d->pid, &status, WNOHANG);
+			if (r == d->pid) {
 				dec_watch(d);
 				exit_code[k] = WIFEXITED(status) ? WEXITSTATUS(status) :
 								   128 + WTERMSIG(status);
 				d->pid = 0;
+			} else if (r < 0) {
+				t_bail("waitpid %s: %s", d->label, strerror(errno));
 			} else {
 				running++;
 			}
@@ -1025,7 +1101,7 @@ static int dmabuf(int argc, char **argv)
 {
 	const char *o;
 	int frames = (o = opt_get(argc, argv, "frames")) ? atoi(o) : 24;
-	int w = 640, h = 480, ret, running, decoded, bad, k, i;
+	int w = 640, h = 480, ret = -1, running, decoded, bad, k, i;
 	size_t fsize = (size_t)w * h * 3 / 2, user;
 	struct dec *imp = &decs[0], *exp = &decs[1];
 	int in_block[2] = { 0, 0 }, outside = 0, fd;
@@ -1049,6 +1125,7 @@ static int dmabuf(int argc, char **argv)
 		      exp->node);
 	do {
 		int status;
+		pid_t pid;
 
 		dec_watch(exp);
 		running = 1;
@@ -1062,10 +1139,13 @@ static int dmabuf(int argc, char **argv)
 			for (i = 0; i < 3; i++)
 				exp->user_in_buffers += dec_user_pages(exp, &regions[i]);
 		}
-		if (waitpid(imp->pid, &status, WNOHANG) == imp->pid) {
+		pid = waitpid(imp->pid, &status, WNOHANG);
+		if (pid == imp->pid) {
 			ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 			imp->pid = 0;
 			running = 0;
+		} else if (pid < 0) {
+			t_bail("waitpid: %s", strerror(errno));
 		} else {
 			usleep(2000);
 		}
@@ -1177,6 +1257,9 @@ static int unbind(const char *label, const char *node, const char *pdev)
 	metric_set("after_unbind", xioctl(fd, VIDIOC_QUERYCAP, &cap));
 	b.index = 0;
 	metric_set("dqbuf_after", xioctl(fd, VIDIOC_DQBUF, &b));
+	/* bound again while the old instance's files are open: refused */
+	metric_set("bind_while_open",
+		   file_write("/sys/bus/platform/drivers/dmb_v4l2dec/bind", pdev));
 	ret = close(fd);
 	if (fd2 >= 0)
 		ret |= close(fd2);
