@@ -249,63 +249,98 @@ static uint32_t sums[MAX_FRAMES], lens[MAX_FRAMES];
 
 /*
  * One FWHT frame per chunk of chunk bytes (the OUTPUT buffer size):
- * v4l2-ctl --stream-from fills each OUTPUT buffer with one chunk.
+ * v4l2-ctl --stream-from fills each OUTPUT buffer with one chunk.  The
+ * headers say w x h, and w2 x h2 from frame @at on (a size change).
  */
-static int write_stream(const char *path, int frames, int w, int h, size_t chunk)
+static int write_stream_sizes(const char *path, int frames, int w, int h,
+			      int w2, int h2, int at, size_t chunk)
 {
 	struct fwht_hdr hdr = {
 		.magic1 = 0x4f4f4f4f, .magic2 = 0xffffffff,
 		.version = htonl(3), .width = htonl(w), .height = htonl(h),
 		.colorspace = htonl(3),	/* REC709 */
 	};
-	uint8_t *payload = calloc(1, chunk);
-	FILE *f = fopen(path, "w");
-	int k;
+	uint8_t *payload;
+	FILE *f;
+	int k, ret = 0;
 	size_t i;
 
-	if (!f || !payload || chunk < sizeof(hdr) + 65536)
+	if (chunk < sizeof(hdr) + 65536)
 		return -EINVAL;
-	for (k = 0; k < frames; k++) {
+	payload = calloc(1, chunk);
+	f = fopen(path, "w");
+	if (!f || !payload) {
+		if (f)
+			fclose(f);
+		free(payload);
+		return -ENOMEM;
+	}
+	for (k = 0; k < frames && !ret; k++) {
 		size_t len = 4096 + (k * 7919) % 60000;
 
+		if (k == at) {
+			hdr.width = htonl(w2);
+			hdr.height = htonl(h2);
+		}
 		for (i = 0; i < chunk - sizeof(hdr); i++)
 			payload[i] = i < len ? (uint8_t)(i * 31 + k * 17 + (i >> 8)) : 0;
 		hdr.size = htonl(len);
 		sums[k] = fnv(payload, len);
 		lens[k] = len;
 		if (fwrite(&hdr, sizeof(hdr), 1, f) != 1 ||
-		    fwrite(payload, chunk - sizeof(hdr), 1, f) != 1) {
-			fclose(f);
-			free(payload);
-			return -EIO;
-		}
+		    fwrite(payload, chunk - sizeof(hdr), 1, f) != 1)
+			ret = -EIO;
 	}
 	free(payload);
-	return fclose(f) ? -errno : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
 }
 
-/* Check every decoded frame; the number of bad ones */
-static int check_frames(const char *path, size_t fsize, int *frames)
+static int write_stream(const char *path, int frames, int w, int h, size_t chunk)
 {
-	uint32_t *fr = malloc(fsize);
+	return write_stream_sizes(path, frames, w, h, w, h, frames, chunk);
+}
+
+/*
+ * Check every decoded frame: @fsize bytes each, @fsize2 from frame @at
+ * on, where the CAPTURE queue restarted and with it the sequence numbers;
+ * the number of bad ones
+ */
+static int check_frames_sizes(const char *path, size_t fsize, size_t fsize2,
+			      int at, int *frames)
+{
+	uint32_t *fr = malloc(fsize > fsize2 ? fsize : fsize2);
 	int bad = 0, k = 0;
-	size_t i;
-	FILE *f = fopen(path, "r");
+	size_t i, sz;
+	FILE *f;
 
 	*frames = 0;
-	if (!f || !fr)
+	if (!fr)
 		return -1;
-	while (fread(fr, fsize, 1, f) == 1) {
-		uint32_t seq = fr[1], sum = fr[2], mix = seq * 0x9e3779b9u ^ sum;
-		int ok = fr[0] == FRAME_MAGIC && seq == (uint32_t)k &&
-			 k < MAX_FRAMES && sum == sums[k] && fr[3] == lens[k];
+	f = fopen(path, "r");
+	if (!f) {
+		free(fr);
+		return -1;
+	}
+	for (;;) {
+		uint32_t want = k < at ? k : k - at, seq, sum, mix;
+		int ok;
 
-		for (i = 4; ok && i < fsize / 4; i++)
+		sz = k < at ? fsize : fsize2;
+		if (fread(fr, sz, 1, f) != 1)
+			break;
+		seq = fr[1];
+		sum = fr[2];
+		mix = seq * 0x9e3779b9u ^ sum;
+		ok = fr[0] == FRAME_MAGIC && seq == want &&
+		     k < MAX_FRAMES && sum == sums[k] && fr[3] == lens[k];
+		for (i = 4; ok && i < sz / 4; i++)
 			ok = fr[i] == ((uint32_t)(i * 2654435761u) ^ mix);
 		if (!ok) {
 			if (bad < 5)
-				t_diag("frame %d: magic %#x sequence %u sum %#x (want %#x) bytes %u",
-				       k, fr[0], seq, sum, k < MAX_FRAMES ? sums[k] : 0, fr[3]);
+				t_diag("frame %d: magic %#x sequence %u (want %u) sum %#x (want %#x) bytes %u",
+				       k, fr[0], seq, want, sum, k < MAX_FRAMES ? sums[k] : 0, fr[3]);
 			bad++;
 		}
 		k++;
@@ -314,6 +349,11 @@ static int check_frames(const char *path, size_t fsize, int *frames)
 	fclose(f);
 	free(fr);
 	return bad;
+}
+
+static int check_frames(const char *path, size_t fsize, int *frames)
+{
+	return check_frames_sizes(path, fsize, fsize, MAX_FRAMES, frames);
 }
 
 static int stream(int argc, char **argv, const char *node)
@@ -1188,6 +1228,39 @@ static int dmabuf(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * A size change mid-stream: frames 640x480, then 1280x720 from the middle
+ * on.  The decoder returns what it decoded, then an empty CAPTURE buffer
+ * flagged LAST and the source change event; v4l2-ctl sets CAPTURE up
+ * again at the new size, and every frame of both sizes decodes right.
+ */
+static int resize(void)
+{
+	struct dec *d = &decs[0];
+	int frames = 12, at = 6, status, decoded, bad;
+	size_t f1 = 640 * 480 * 3 / 2, f2 = 1280 * 720 * 3 / 2;
+
+	if (write_stream_sizes("/tmp/v4l2-resize.fwht", frames, 640, 480,
+			       1280, 720, at, 44 + f1))
+		t_bail("cannot write the FWHT stream");
+	dec_play(d, "/tmp/v4l2-resize.fwht", 640, 480, 4, frames, 0);
+	if (waitpid(d->pid, &status, 0) != d->pid)
+		t_bail("waitpid: %s", strerror(errno));
+	d->pid = 0;
+	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	dec_log_show(d);
+	metric_set("exit", status);
+	bad = check_frames_sizes(d->out, f1, f2, at, &decoded);
+	metric_set("frames", decoded);
+	metric_set("bad_frames", bad);
+	metric_set("left", read_report_at(d->report, (struct dbuf[MAX_BUFS]){}, MAX_BUFS));
+	t_report("%s: %d frames decoded across a size change (640x480, then 1280x720), %d bad",
+		 d->node, decoded, bad);
+	unlink(d->out);
+	unlink("/tmp/v4l2-resize.fwht");
+	return 0;
+}
+
 /* ---- unbind under a streaming file --------------------------------------- */
 
 static int xioctl(int fd, unsigned long req, void *arg)
@@ -1288,20 +1361,24 @@ int main(int argc, char **argv)
 
 	t_init("v4l2");
 	if (test && (!strcmp(test, "playback") || !strcmp(test, "stress") ||
-		     !strcmp(test, "dmabuf"))) {
+		     !strcmp(test, "dmabuf") || !strcmp(test, "resize"))) {
 		if (load_module("dmb_v4l2dec"))
 			t_bail("cannot load dmb_v4l2dec");
 		if (!strcmp(test, "playback"))
 			playback(argc, argv);
 		else if (!strcmp(test, "dmabuf"))
 			dmabuf(argc, argv);
+		else if (!strcmp(test, "resize") && !dec_find(&decs[0], "main"))
+			resize();
+		else if (!strcmp(test, "resize"))
+			t_bail("no decoder labelled main");
 		else
 			stress(argc, argv);
 		check_expectations(argc, argv);
 		return t_finish();
 	}
 	if (!test || !label)
-		t_bail("usage: v4l2 --test=compliance|stream|unbind --label=<label> ..., or --test=playback|stress|dmabuf");
+		t_bail("usage: v4l2 --test=compliance|stream|unbind --label=<label> ..., or --test=playback|stress|dmabuf|resize");
 	if (load_module("dmb_v4l2dec"))
 		t_bail("cannot load dmb_v4l2dec");
 	ret = find_decoder(label, node, sizeof(node), pdev, sizeof(pdev));
