@@ -333,6 +333,7 @@ static struct workqueue_struct *dmb_claim_wq;
  * @chunk: pages per chunk, a multiple of MAX_ORDER_NR_PAGES
  * @nr_chunks: chunks in the run
  * @gfp: for alloc_contig_range_migrate()
+ * @zero: the run is taken: zero its chunks instead of migrating them
  * @next: the next chunk to take
  * @stop: set when a chunk failed or the caller got a fatal signal
  * @cancel: a prepared claim's cancel flag, or NULL
@@ -345,6 +346,7 @@ struct dmb_par {
 	struct dmb_area *area;
 	unsigned long start, end, first, chunk, nr_chunks;
 	gfp_t gfp;
+	bool zero;
 	atomic_long_t next;
 	bool stop;
 	const bool *cancel;
@@ -371,6 +373,21 @@ static void dmb_par_chunk(struct dmb_par *par, unsigned long i,
 	*epfn = min(par->end, par->first + (i + 1) * par->chunk);
 }
 
+/*
+ * Zero [@spfn, @epfn) of a taken run, as post_alloc_hook() would have
+ * with __GFP_ZERO (KASAN tags included)
+ */
+static void dmb_zero_pages(unsigned long spfn, unsigned long epfn)
+{
+	unsigned long pfn;
+
+	for (pfn = spfn; pfn < epfn; pfn++) {
+		clear_highpage_kasan_tagged(pfn_to_page(pfn));
+		if (!((pfn + 1) % pageblock_nr_pages))
+			cond_resched();
+	}
+}
+
 /* Take chunks until none is left or the claim stops */
 static void dmb_par_run(struct dmb_par *par)
 {
@@ -383,6 +400,10 @@ static void dmb_par_run(struct dmb_par *par)
 		if (i >= par->nr_chunks)
 			break;
 		dmb_par_chunk(par, i, &spfn, &epfn);
+		if (par->zero) {
+			dmb_zero_pages(spfn, epfn);
+			continue;
+		}
 		t0 = ktime_get_ns();
 		if (par->cancel && READ_ONCE(*par->cancel))
 			ret = -ECANCELED;
@@ -417,6 +438,20 @@ static void dmb_par_work(struct work_struct *work)
 						work);
 
 	dmb_par_run(w->par);
+}
+
+/*
+ * Wait for the workers of a parallel claim: they stop after their current
+ * chunk once none is left or ->stop is set; one that has not started yet
+ * is not waited for.
+ */
+static void dmb_par_wait(struct dmb_par_worker *workers, unsigned int nw)
+{
+	unsigned int w;
+
+	for (w = 0; w < nw; w++)
+		if (!cancel_work(&workers[w].work))
+			flush_work(&workers[w].work);
 }
 
 /*
@@ -471,6 +506,7 @@ static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
 	};
 	unsigned long per, used;
 	long avail;
+	bool zero;
 	int ret;
 
 	*fail_pfn = pfn;
@@ -528,17 +564,11 @@ static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
 		queue_work(dmb_claim_wq, &workers[w].work);
 	}
 	dmb_par_run(&par);
-	/*
-	 * The workers stop after their current chunk once ->stop is set;
-	 * one that has not started yet is not waited for.
-	 */
-	for (w = 0; w < nw; w++)
-		if (!cancel_work(&workers[w].work))
-			flush_work(&workers[w].work);
-	kfree(workers);
+	dmb_par_wait(workers, nw);
 
 	ret = par.err;
 	if (ret) {
+		kfree(workers);
 		*fail_pfn = par.err_pfn;
 		alloc_contig_range_abort(pfn, pfn + nr);
 		return ret;
@@ -546,8 +576,23 @@ static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
 	/*
 	 * Nothing can be allocated in the isolated run any more: what can
 	 * still fail is the replacement of free hugetlb folios (-ENOMEM).
+	 * The page allocator would zero the run on this CPU alone: the
+	 * claim's CPUs zero it in chunks instead, unless init_on_alloc
+	 * zeroes every page anyway.
 	 */
-	return alloc_contig_range_finish(pfn, pfn + nr, gfp);
+	zero = (gfp & __GFP_ZERO) && !want_init_on_alloc(gfp & ~__GFP_ZERO);
+	ret = alloc_contig_range_finish(pfn, pfn + nr,
+					zero ? gfp & ~__GFP_ZERO : gfp);
+	if (!ret && zero) {
+		par.zero = true;
+		atomic_long_set(&par.next, 0);
+		for (w = 0; w < nw; w++)
+			queue_work(dmb_claim_wq, &workers[w].work);
+		dmb_par_run(&par);
+		dmb_par_wait(workers, nw);
+	}
+	kfree(workers);
+	return ret;
 }
 
 /* Are dmb_alloc()'s arguments wrong?  Says why; else gives pages and mask */
