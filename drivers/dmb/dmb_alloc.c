@@ -577,10 +577,13 @@ static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
 	 * Nothing can be allocated in the isolated run any more: what can
 	 * still fail is the replacement of free hugetlb folios (-ENOMEM).
 	 * The page allocator would zero the run on this CPU alone: the
-	 * claim's CPUs zero it in chunks instead, unless init_on_alloc
-	 * zeroes every page anyway.
+	 * claim's CPUs zero it in chunks instead, as post_alloc_hook()
+	 * decides: not with init_on_free (the pages were zeroed when freed)
+	 * nor with init_on_alloc (it zeroes every page anyway, here on one
+	 * CPU).
 	 */
-	zero = (gfp & __GFP_ZERO) && !want_init_on_alloc(gfp & ~__GFP_ZERO);
+	zero = (gfp & __GFP_ZERO) && !want_init_on_free() &&
+	       !want_init_on_alloc(gfp & ~__GFP_ZERO);
 	ret = alloc_contig_range_finish(pfn, pfn + nr,
 					zero ? gfp & ~__GFP_ZERO : gfp);
 	if (!ret && zero) {

@@ -151,7 +151,12 @@ static DEFINE_MUTEX(dmb_v4l2dec_live_lock);
  * @out_seq:	sequence number of the next OUTPUT buffer
  * @cap_seq:	sequence number of the next CAPTURE buffer
  * @src_change:	a source change was signalled: no decoding until the
- *		CAPTURE queue is set up again
+ *		CAPTURE queue is set up again (or V4L2_DEC_CMD_START)
+ * @coded_w:	the coded size, from the stream's headers (from S_FMT on
+ * @coded_h:	OUTPUT until a header says); the CAPTURE format follows it
+ * @drain_kept:	a drain (V4L2_DEC_CMD_STOP) was under way when CAPTURE
+ *		stopped for a size change: it goes on once CAPTURE streams
+ * @drain_last:	the drain's last OUTPUT buffer then
  */
 struct dmb_v4l2dec_ctx {
 	struct v4l2_fh fh;
@@ -164,6 +169,9 @@ struct dmb_v4l2dec_ctx {
 	u32 out_seq;
 	u32 cap_seq;
 	bool src_change;
+	u32 coded_w, coded_h;
+	bool drain_kept;
+	struct vb2_v4l2_buffer *drain_last;
 };
 
 static struct dentry *dmb_v4l2dec_root;
@@ -171,6 +179,20 @@ static struct dentry *dmb_v4l2dec_root;
 static struct dmb_v4l2dec_ctx *file2ctx(struct file *file)
 {
 	return container_of(file->private_data, struct dmb_v4l2dec_ctx, fh);
+}
+
+static void dmb_v4l2dec_fill_cap(const struct v4l2_pix_format *out,
+				 struct v4l2_pix_format *pix);
+
+/* The CAPTURE format for the stream's coded size */
+static void dmb_v4l2dec_cap_fmt(struct dmb_v4l2dec_ctx *ctx,
+				struct v4l2_pix_format *pix)
+{
+	struct v4l2_pix_format coded = ctx->out;
+
+	coded.width = ctx->coded_w;
+	coded.height = ctx->coded_h;
+	dmb_v4l2dec_fill_cap(&coded, pix);
 }
 
 /* ---- formats ---------------------------------------------------------- */
@@ -277,7 +299,7 @@ static int dmb_v4l2dec_g_fmt_out(struct file *file, void *priv,
 static int dmb_v4l2dec_try_fmt_cap(struct file *file, void *priv,
 				   struct v4l2_format *f)
 {
-	dmb_v4l2dec_fill_cap(&file2ctx(file)->out, &f->fmt.pix);
+	dmb_v4l2dec_cap_fmt(file2ctx(file), &f->fmt.pix);
 	return 0;
 }
 
@@ -297,7 +319,7 @@ static int dmb_v4l2dec_s_fmt_cap(struct file *file, void *priv,
 	vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, f->type);
 	if (vb2_is_busy(vq))
 		return -EBUSY;
-	dmb_v4l2dec_fill_cap(&ctx->out, &f->fmt.pix);
+	dmb_v4l2dec_cap_fmt(ctx, &f->fmt.pix);
 	ctx->cap = f->fmt.pix;
 	return 0;
 }
@@ -315,8 +337,35 @@ static int dmb_v4l2dec_s_fmt_out(struct file *file, void *priv,
 	ctx->out = f->fmt.pix;
 	/* the decoded size follows the coded one until the stream says */
 	vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, V4L2_BUF_TYPE_VIDEO_CAPTURE);
-	if (!vb2_is_busy(vq))
-		dmb_v4l2dec_fill_cap(&ctx->out, &ctx->cap);
+	if (!vb2_is_busy(vq)) {
+		ctx->coded_w = ctx->out.width;
+		ctx->coded_h = ctx->out.height;
+		dmb_v4l2dec_cap_fmt(ctx, &ctx->cap);
+	}
+	return 0;
+}
+
+/*
+ * V4L2_DEC_CMD_START also resumes decoding after a size change when the
+ * client keeps its CAPTURE buffers (they must be large enough): the LAST
+ * buffer already dequeued no longer ends the stream.
+ */
+static int dmb_v4l2dec_decoder_cmd(struct file *file, void *priv,
+				   struct v4l2_decoder_cmd *dc)
+{
+	struct dmb_v4l2dec_ctx *ctx = file2ctx(file);
+	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
+	struct vb2_queue *cq = v4l2_m2m_get_dst_vq(m2m_ctx);
+	int ret;
+
+	ret = v4l2_m2m_ioctl_decoder_cmd(file, priv, dc);
+	if (ret || dc->cmd != V4L2_DEC_CMD_START)
+		return ret;
+	if (vb2_is_streaming(cq)) {
+		ctx->src_change = false;
+		vb2_clear_last_buffer_dequeued(cq);
+	}
+	v4l2_m2m_try_schedule(m2m_ctx);
 	return 0;
 }
 
@@ -382,7 +431,7 @@ static const struct v4l2_ioctl_ops dmb_v4l2dec_ioctl_ops = {
 	.vidioc_streamoff		= v4l2_m2m_ioctl_streamoff,
 
 	.vidioc_try_decoder_cmd		= v4l2_m2m_ioctl_try_decoder_cmd,
-	.vidioc_decoder_cmd		= v4l2_m2m_ioctl_decoder_cmd,
+	.vidioc_decoder_cmd		= dmb_v4l2dec_decoder_cmd,
 
 	.vidioc_subscribe_event		= dmb_v4l2dec_subscribe_event,
 	.vidioc_unsubscribe_event	= v4l2_event_unsubscribe,
@@ -411,7 +460,7 @@ static void dmb_v4l2dec_source_change(struct dmb_v4l2dec_ctx *ctx)
 
 	ctx->src_change = true;
 	/* G_FMT on CAPTURE now says what the stream needs */
-	dmb_v4l2dec_fill_cap(&ctx->out, &ctx->cap);
+	dmb_v4l2dec_cap_fmt(ctx, &ctx->cap);
 	v4l2_event_queue_fh(&ctx->fh, &ev);
 }
 
@@ -469,11 +518,10 @@ static void dmb_v4l2dec_device_run(void *priv)
 			 * then an empty CAPTURE buffer flagged LAST ends the
 			 * old sequence, and the client sets CAPTURE up
 			 * again.  This frame stays queued for the new
-			 * buffers; the OUTPUT buffers, already allocated,
-			 * keep their size.
+			 * buffers; the OUTPUT format and buffers stay.
 			 */
-			ctx->out.width = w;
-			ctx->out.height = h;
+			ctx->coded_w = w;
+			ctx->coded_h = h;
 			v4l2_m2m_dst_buf_remove(m2m_ctx);
 			vb2_set_plane_payload(&dst->vb2_buf, 0, 0);
 			dst->field = V4L2_FIELD_NONE;
@@ -489,10 +537,26 @@ static void dmb_v4l2dec_device_run(void *priv)
 	}
 
 	if (vb2_plane_size(&dst->vb2_buf, 0) < ctx->cap.sizeimage) {
-		/* CAPTURE restarted without new buffers after a size change */
+		/*
+		 * CAPTURE resumed without new buffers after a size change:
+		 * the frame is lost; the buffer ends a drain if one waits
+		 * for this frame (an empty buffer fits any size).
+		 */
 		v4l2_m2m_dst_buf_remove(m2m_ctx);
-		v4l2_m2m_buf_done(dst, VB2_BUF_STATE_ERROR);
-		goto error;
+		src = v4l2_m2m_src_buf_remove(m2m_ctx);
+		if (v4l2_m2m_is_last_draining_src_buf(m2m_ctx, src)) {
+			vb2_set_plane_payload(&dst->vb2_buf, 0, 0);
+			dst->field = V4L2_FIELD_NONE;
+			dst->sequence = ctx->cap_seq++;
+			v4l2_m2m_buf_done(src, VB2_BUF_STATE_ERROR);
+			v4l2_m2m_last_buffer_done(m2m_ctx, dst);
+			v4l2_event_queue_fh(&ctx->fh, &dmb_v4l2dec_eos);
+		} else {
+			v4l2_m2m_buf_done(dst, VB2_BUF_STATE_ERROR);
+			v4l2_m2m_buf_done(src, VB2_BUF_STATE_ERROR);
+		}
+		v4l2_m2m_job_finish(ctx->dec->m2m_dev, m2m_ctx);
+		return;
 	}
 	v4l2_m2m_src_buf_remove(m2m_ctx);
 	v4l2_m2m_dst_buf_remove(m2m_ctx);
@@ -594,7 +658,10 @@ static int dmb_v4l2dec_buf_out_validate(struct vb2_buffer *vb)
  * When the device's CMA area cannot serve an allocation, dma-direct falls
  * back to any free pages: a buffer outside the memory-region (on another
  * DRAM controller than the board wired this decoder to) is refused, not
- * used.  Imported dma-bufs are the exporter's business.
+ * used.  vb2 then stops allocating: REQBUFS and CREATE_BUFS return fewer
+ * buffers than asked, or -ENOMEM if none.  The address is compared as
+ * dma-direct maps it (dma_to_phys(): this decoder has no IOMMU).
+ * Imported dma-bufs are the exporter's business.
  */
 static int dmb_v4l2dec_buf_init(struct vb2_buffer *vb)
 {
@@ -609,8 +676,7 @@ static int dmb_v4l2dec_buf_init(struct vb2_buffer *vb)
 	    pa - dec->pool_base + vb2_plane_size(vb, 0) <= dec->pool_size)
 		return 0;
 	dev_warn_ratelimited(dec->dev,
-			     "a buffer at %pa lies outside its memory-region (its CMA area could not serve): refused\n",
-			     &pa);
+			     "a buffer outside its memory-region (its CMA area could not serve it): refused\n");
 	return -ENOMEM;
 }
 
@@ -655,8 +721,8 @@ static void dmb_v4l2dec_buf_queue(struct vb2_buffer *vb)
 			nh = h;
 			dmb_v4l2dec_size(&nw, &nh);
 			if (w && h && nw == w && nh == h) {
-				ctx->out.width = w;
-				ctx->out.height = h;
+				ctx->coded_w = w;
+				ctx->coded_h = h;
 			}
 			dmb_v4l2dec_source_change(ctx);
 		}
@@ -682,8 +748,14 @@ static int dmb_v4l2dec_start_streaming(struct vb2_queue *q, unsigned int count)
 
 	v4l2_m2m_update_start_streaming_state(ctx->fh.m2m_ctx, q);
 	/* the client has set CAPTURE up for the new size */
-	if (!V4L2_TYPE_IS_OUTPUT(q->type))
+	if (!V4L2_TYPE_IS_OUTPUT(q->type)) {
 		ctx->src_change = false;
+		if (ctx->drain_kept) {
+			ctx->fh.m2m_ctx->is_draining = true;
+			ctx->fh.m2m_ctx->last_src_buf = ctx->drain_last;
+			ctx->drain_kept = false;
+		}
+	}
 	return 0;
 }
 
@@ -693,6 +765,18 @@ static void dmb_v4l2dec_stop_streaming(struct vb2_queue *q)
 	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
 	struct vb2_v4l2_buffer *vbuf;
 
+	/*
+	 * CAPTURE stops for a size change in the middle of a drain: the
+	 * mem2mem state is cleared below, the drain must go on after it
+	 * (the OUTPUT queue, and its last buffer, are untouched).
+	 */
+	if (!V4L2_TYPE_IS_OUTPUT(q->type) && ctx->src_change &&
+	    m2m_ctx->is_draining) {
+		ctx->drain_kept = true;
+		ctx->drain_last = m2m_ctx->last_src_buf;
+	}
+	if (V4L2_TYPE_IS_OUTPUT(q->type))
+		ctx->drain_kept = false;
 	for (;;) {
 		vbuf = V4L2_TYPE_IS_OUTPUT(q->type) ?
 		       v4l2_m2m_src_buf_remove(m2m_ctx) :
@@ -794,7 +878,9 @@ static int dmb_v4l2dec_open(struct file *file)
 	ctx->out.width = DEC_DEF_W;
 	ctx->out.height = DEC_DEF_H;
 	dmb_v4l2dec_fill_out(&ctx->out);
-	dmb_v4l2dec_fill_cap(&ctx->out, &ctx->cap);
+	ctx->coded_w = ctx->out.width;
+	ctx->coded_h = ctx->out.height;
+	dmb_v4l2dec_cap_fmt(ctx, &ctx->cap);
 
 	ctx->fh.m2m_ctx = v4l2_m2m_ctx_init(dec->m2m_dev, ctx,
 					    dmb_v4l2dec_queue_init);

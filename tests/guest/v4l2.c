@@ -643,6 +643,20 @@ static void dec_log_show(const struct dec *d)
 		fclose(f);
 }
 
+/* Lines of the player's output that say @text */
+static int dec_log_count(const struct dec *d, const char *text)
+{
+	char line[512];
+	int n = 0;
+	FILE *f = fopen(d->log, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		n += !!strstr(line, text);
+	if (f)
+		fclose(f);
+	return n;
+}
+
 /* Pages of @r inside the buffers @d has seen (pagemap read in batches) */
 static size_t dec_user_pages(const struct dec *d, const struct user_region *r)
 {
@@ -1229,10 +1243,12 @@ static int dmabuf(int argc, char **argv)
 }
 
 /*
- * A size change mid-stream: frames 640x480, then 1280x720 from the middle
- * on.  The decoder returns what it decoded, then an empty CAPTURE buffer
- * flagged LAST and the source change event; v4l2-ctl sets CAPTURE up
- * again at the new size, and every frame of both sizes decodes right.
+ * The size comes from the stream: OUTPUT is set to 1280x720, the first
+ * frames' headers say 640x480 (the first source change must say so), and
+ * from the middle on 1280x720 (a size change mid-stream: the decoder
+ * returns what it decoded, an empty CAPTURE buffer flagged LAST and a
+ * second source change; v4l2-ctl waits for that LAST buffer before it
+ * sets CAPTURE up again).  Every frame of both sizes decodes right.
  */
 static int resize(void)
 {
@@ -1241,15 +1257,16 @@ static int resize(void)
 	size_t f1 = 640 * 480 * 3 / 2, f2 = 1280 * 720 * 3 / 2;
 
 	if (write_stream_sizes("/tmp/v4l2-resize.fwht", frames, 640, 480,
-			       1280, 720, at, 44 + f1))
+			       1280, 720, at, 44 + f2))
 		t_bail("cannot write the FWHT stream");
-	dec_play(d, "/tmp/v4l2-resize.fwht", 640, 480, 4, frames, 0);
+	dec_play(d, "/tmp/v4l2-resize.fwht", 1280, 720, 4, frames, 0);
 	if (waitpid(d->pid, &status, 0) != d->pid)
 		t_bail("waitpid: %s", strerror(errno));
 	d->pid = 0;
 	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	dec_log_show(d);
 	metric_set("exit", status);
+	metric_set("source_changes", dec_log_count(d, "SOURCE CHANGE EVENT"));
 	bad = check_frames_sizes(d->out, f1, f2, at, &decoded);
 	metric_set("frames", decoded);
 	metric_set("bad_frames", bad);
