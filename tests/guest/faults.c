@@ -277,12 +277,24 @@ static void undo_claim(int ret)
  * Returns how many attempts failed inside dmb_alloc(); *errs counts the
  * attempts that returned an error at all.
  */
-static long claim_failing_twice(const char *claims_failed, int *errs)
+static long claim_failing_twice(const char *claims_failed, int *errs,
+				struct user_region *base, size_t *bad)
 {
-	char buf[32], v[16];
+	char buf[32], v[16], pro[16] = "";
 	long before, after, inside = 0;
 	ssize_t ret;
-	int i, fd;
+	int i, k, fd;
+	size_t in;
+
+	/*
+	 * Compaction (proactive, or woken by the failed allocations of the
+	 * random rounds) moves pages from the start of ZONE_MOVABLE, where
+	 * the claimed range is, to its end: a claim with nothing left to
+	 * move would fail nothing.  No proactive compaction meanwhile, and
+	 * the user pages are counted again before each attempt.
+	 */
+	if (!file_read_str("/proc/sys/vm/compaction_proactiveness", pro, sizeof(pro)))
+		file_write("/proc/sys/vm/compaction_proactiveness", "0");
 
 	*errs = 0;
 	file_write(DBG "failslab/probability", "0");
@@ -292,6 +304,17 @@ static long claim_failing_twice(const char *claims_failed, int *errs)
 	file_write(DBG "fail_page_alloc/ignore-gfp-highmem", "N");
 	file_write(DBG "fail_page_alloc/min-order", "0");
 	for (i = 0; i < 5 && !inside; i++) {
+		for (in = 0, k = 0; k < FILL_CHUNKS && base[k].p; k++)
+			in += region_in(&base[k], CLAIM_BASE, CLAIM_SIZE);
+		if (in < 64) {
+			t_diag("twice_claim: only %zu user pages left in the range: refilled", in);
+			for (k = 0; k < FILL_CHUNKS && base[k].p; k++) {
+				*bad += region_bad(&base[k]);
+				munmap(base[k].p, base[k].len);
+				base[k].p = NULL;
+			}
+			user_in_claim(base);
+		}
 		before = file_read_str(claims_failed, buf, sizeof(buf)) ? -1 : atol(buf);
 		fd = open(BLK "alloc", O_WRONLY | O_CLOEXEC);
 		if (fd < 0 || before < 0)
@@ -312,6 +335,8 @@ static long claim_failing_twice(const char *claims_failed, int *errs)
 		after = file_read_str(claims_failed, buf, sizeof(buf)) ? -1 : atol(buf);
 		inside += after > before;
 	}
+	if (pro[0])
+		file_write("/proc/sys/vm/compaction_proactiveness", pro);
 	return inside;
 }
 
@@ -494,8 +519,9 @@ int main(int argc, char **argv)
 			if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0))
 				t_diag("PR_SET_THP_DISABLE: %s", strerror(errno));
 			metric_set("twice_claim_user_pages", user_in_claim(base));
+			metric_set("twice_claim_dmb_failed",
+				   claim_failing_twice(cf, &errs, base, &bad));
 			prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0);
-			metric_set("twice_claim_dmb_failed", claim_failing_twice(cf, &errs));
 			metric_set("twice_claim_err", errs);
 			for (k = 0; k < FILL_CHUNKS && base[k].p; k++) {
 				bad += region_bad(&base[k]);
