@@ -53,6 +53,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <poll.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -1369,6 +1370,161 @@ static int unbind(const char *label, const char *node, const char *pdev)
 	return 0;
 }
 
+/* ---- a size change resumed with V4L2_DEC_CMD_START ---------------------- */
+
+/* DQBUF on @type, waiting up to 2 s: 0 or -errno */
+static int dq(int fd, uint32_t type, struct v4l2_buffer *b)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN | POLLOUT | POLLPRI };
+	int i, ret;
+
+	for (i = 0; i < 200; i++) {
+		memset(b, 0, sizeof(*b));
+		b->type = type;
+		b->memory = V4L2_MEMORY_MMAP;
+		ret = xioctl(fd, VIDIOC_DQBUF, b);
+		if (ret != -EAGAIN)
+			return ret;
+		poll(&p, 1, 10);
+	}
+	return -ETIMEDOUT;
+}
+
+/*
+ * The stateful decoder spec's other way through a size change: CAPTURE
+ * buffers large enough for both sizes (CREATE_BUFS), frames 640x480 then
+ * 1280x720.  At the change the decoder returns an empty CAPTURE buffer
+ * flagged LAST and signals the source change; DQBUF then fails with
+ * EPIPE until V4L2_DEC_CMD_START, after which the new frames decode into
+ * the same buffers.
+ */
+static int resume(const char *node)
+{
+	const size_t big = 1280 * 720 * 3 / 2, chunk = 44 + big;
+	const int frames = 6, at = 3;
+	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+	struct v4l2_requestbuffers rb = { .count = 2, .memory = V4L2_MEMORY_MMAP,
+					  .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+	struct v4l2_create_buffers cb = { .count = 2, .memory = V4L2_MEMORY_MMAP };
+	struct v4l2_event_subscription sub = { .type = V4L2_EVENT_SOURCE_CHANGE };
+	struct v4l2_decoder_cmd dc = { .cmd = V4L2_DEC_CMD_START };
+	uint32_t type, *fr;
+	uint8_t *in, *out[2];
+	struct v4l2_event ev;
+	struct v4l2_buffer b;
+	int fd, k, i, ret, last = 0, decoded = 0, bad = 0, changes = 0;
+	FILE *src;
+
+	if (write_stream_sizes("/tmp/v4l2-resume.fwht", frames, 640, 480,
+			       1280, 720, at, chunk))
+		t_bail("cannot write the FWHT stream");
+	src = fopen("/tmp/v4l2-resume.fwht", "r");
+	fd = open(node, O_RDWR | O_NONBLOCK);
+	if (!src || fd < 0)
+		t_bail("open: %s", strerror(errno));
+	f.fmt.pix.pixelformat = V4L2_PIX_FMT_FWHT;
+	f.fmt.pix.width = 1280;
+	f.fmt.pix.height = 720;
+	if (xioctl(fd, VIDIOC_SUBSCRIBE_EVENT, &sub) ||
+	    xioctl(fd, VIDIOC_S_FMT, &f) || xioctl(fd, VIDIOC_REQBUFS, &rb) ||
+	    rb.count < 1)
+		t_bail("OUTPUT setup: %s", strerror(errno));
+	memset(&b, 0, sizeof(b));
+	b.type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	b.memory = V4L2_MEMORY_MMAP;
+	if (xioctl(fd, VIDIOC_QUERYBUF, &b))
+		t_bail("QUERYBUF: %s", strerror(errno));
+	in = mmap(NULL, b.length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, b.m.offset);
+	if (in == MAP_FAILED || b.length < chunk)
+		t_bail("mmap OUTPUT: %s", strerror(errno));
+	type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	if (xioctl(fd, VIDIOC_STREAMON, &type))
+		t_bail("STREAMON OUTPUT: %s", strerror(errno));
+
+	/* CAPTURE buffers for the larger size, from the start */
+	cb.format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	if (xioctl(fd, VIDIOC_G_FMT, &cb.format))
+		t_bail("G_FMT CAPTURE: %s", strerror(errno));
+	cb.format.fmt.pix.sizeimage = big;
+	if (xioctl(fd, VIDIOC_CREATE_BUFS, &cb) || cb.count != 2)
+		t_bail("CREATE_BUFS: %s", strerror(errno));
+	for (i = 0; i < 2; i++) {
+		memset(&b, 0, sizeof(b));
+		b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+		b.memory = V4L2_MEMORY_MMAP;
+		b.index = i;
+		if (xioctl(fd, VIDIOC_QUERYBUF, &b) || b.length < big)
+			t_bail("QUERYBUF CAPTURE: %s", strerror(errno));
+		out[i] = mmap(NULL, b.length, PROT_READ, MAP_SHARED, fd, b.m.offset);
+		if (out[i] == MAP_FAILED || xioctl(fd, VIDIOC_QBUF, &b))
+			t_bail("CAPTURE buffer %d: %s", i, strerror(errno));
+	}
+	type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	if (xioctl(fd, VIDIOC_STREAMON, &type))
+		t_bail("STREAMON CAPTURE: %s", strerror(errno));
+
+	for (k = 0; k < frames; k++) {
+		/* one frame in the OUTPUT buffer (index 0), wait for it back */
+		if (fread(in, chunk, 1, src) != 1)
+			t_bail("short stream");
+		memset(&b, 0, sizeof(b));
+		b.type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+		b.memory = V4L2_MEMORY_MMAP;
+		b.bytesused = chunk;
+		if (xioctl(fd, VIDIOC_QBUF, &b))
+			t_bail("QBUF OUTPUT %d: %s", k, strerror(errno));
+		ret = dq(fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, &b);
+		if (!ret && (b.flags & V4L2_BUF_FLAG_LAST)) {
+			/* the size change: LAST, an event, EPIPE until START */
+			last += !b.bytesused;
+			if (!xioctl(fd, VIDIOC_DQEVENT, &ev) &&
+			    ev.type == V4L2_EVENT_SOURCE_CHANGE)
+				changes++;
+			metric_set("epipe_before_start", dq(fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, &b));
+			metric_set("start", xioctl(fd, VIDIOC_DECODER_CMD, &dc));
+			memset(&b, 0, sizeof(b));
+			b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+			b.memory = V4L2_MEMORY_MMAP;
+			for (i = 0; i < 2; i++) {
+				b.index = i;
+				xioctl(fd, VIDIOC_QBUF, &b);	/* the LAST one, EBUSY for the other */
+			}
+			ret = dq(fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, &b);
+		}
+		if (ret) {
+			t_diag("frame %d: DQBUF CAPTURE: %s", k, strerror(-ret));
+			bad++;
+		} else {
+			size_t want = k < at ? 640 * 480 * 3 / 2 : big;
+
+			fr = (uint32_t *)out[b.index];
+			if (b.bytesused != want || fr[0] != FRAME_MAGIC ||
+			    fr[2] != sums[k] || fr[3] != lens[k]) {
+				t_diag("frame %d: %u bytes, magic %#x, sum %#x (want %#x)",
+				       k, b.bytesused, fr[0], fr[2], sums[k]);
+				bad++;
+			} else {
+				decoded++;
+			}
+			if (xioctl(fd, VIDIOC_QBUF, &b))
+				t_diag("QBUF CAPTURE: %s", strerror(errno));
+		}
+		/* the OUTPUT buffer is done with */
+		if (dq(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, &b))
+			t_bail("frame %d: DQBUF OUTPUT", k);
+	}
+	metric_set("last", last);
+	metric_set("source_changes", changes);
+	metric_set("frames", decoded);
+	metric_set("bad_frames", bad);
+	t_report("%s: %d frames across a size change resumed with V4L2_DEC_CMD_START, %d bad",
+		 node, decoded, bad);
+	fclose(src);
+	close(fd);
+	unlink("/tmp/v4l2-resume.fwht");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *test = opt_get(argc, argv, "test");
@@ -1410,6 +1566,8 @@ int main(int argc, char **argv)
 		stream(argc, argv, node);
 	else if (!strcmp(test, "unbind"))
 		unbind(label, node, pdev);
+	else if (!strcmp(test, "resume"))
+		resume(node);
 	else
 		t_bail("unknown --test=%s", test);
 	check_expectations(argc, argv);
