@@ -358,13 +358,25 @@ static int dmb_v4l2dec_decoder_cmd(struct file *file, void *priv,
 	struct vb2_queue *cq = v4l2_m2m_get_dst_vq(m2m_ctx);
 	int ret;
 
+	ret = v4l2_m2m_ioctl_try_decoder_cmd(file, priv, dc);
+	if (ret)
+		return ret;
+	/* a drain waits for CAPTURE to stream again (see stop_streaming) */
+	if (ctx->drain_kept)
+		return -EBUSY;
+	/* resuming after a size change, also in the middle of a drain */
+	if (dc->cmd == V4L2_DEC_CMD_START && ctx->src_change &&
+	    vb2_is_streaming(cq)) {
+		ctx->src_change = false;
+		vb2_clear_last_buffer_dequeued(cq);
+		v4l2_m2m_try_schedule(m2m_ctx);
+		return 0;
+	}
 	ret = v4l2_m2m_ioctl_decoder_cmd(file, priv, dc);
 	if (ret || dc->cmd != V4L2_DEC_CMD_START)
 		return ret;
-	if (vb2_is_streaming(cq)) {
-		ctx->src_change = false;
+	if (vb2_is_streaming(cq))
 		vb2_clear_last_buffer_dequeued(cq);
-	}
 	v4l2_m2m_try_schedule(m2m_ctx);
 	return 0;
 }
@@ -487,6 +499,28 @@ static void dmb_v4l2dec_parse(struct vb2_v4l2_buffer *src, const u8 *p,
 	*h = be32_to_cpu(hdr->height);
 }
 
+/*
+ * The end of a sequence at a size change: the source change is signalled
+ * (the new CAPTURE format in place, src_change set) before the empty
+ * CAPTURE buffer flagged LAST is handed back, so a client that dequeues
+ * it and resumes at once finds the change done.  The OUTPUT buffer that
+ * holds the new size stays queued.
+ */
+static void dmb_v4l2dec_end_sequence(struct dmb_v4l2dec_ctx *ctx,
+				     struct vb2_v4l2_buffer *dst)
+{
+	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
+
+	v4l2_m2m_dst_buf_remove(m2m_ctx);
+	dmb_v4l2dec_source_change(ctx);
+	vb2_set_plane_payload(&dst->vb2_buf, 0, 0);
+	dst->field = V4L2_FIELD_NONE;
+	dst->sequence = ctx->cap_seq++;
+	dst->flags |= V4L2_BUF_FLAG_LAST;
+	v4l2_m2m_buf_done(dst, VB2_BUF_STATE_DONE);
+	v4l2_m2m_job_finish(ctx->dec->m2m_dev, m2m_ctx);
+}
+
 static void dmb_v4l2dec_device_run(void *priv)
 {
 	struct dmb_v4l2dec_ctx *ctx = priv;
@@ -522,14 +556,7 @@ static void dmb_v4l2dec_device_run(void *priv)
 			 */
 			ctx->coded_w = w;
 			ctx->coded_h = h;
-			v4l2_m2m_dst_buf_remove(m2m_ctx);
-			vb2_set_plane_payload(&dst->vb2_buf, 0, 0);
-			dst->field = V4L2_FIELD_NONE;
-			dst->sequence = ctx->cap_seq++;
-			dst->flags |= V4L2_BUF_FLAG_LAST;
-			v4l2_m2m_buf_done(dst, VB2_BUF_STATE_DONE);
-			dmb_v4l2dec_source_change(ctx);
-			v4l2_m2m_job_finish(ctx->dec->m2m_dev, m2m_ctx);
+			dmb_v4l2dec_end_sequence(ctx, dst);
 			return;
 		}
 		dev_dbg(ctx->dec->dev, "frame of %ux%u ignored\n", w, h);
@@ -538,24 +565,11 @@ static void dmb_v4l2dec_device_run(void *priv)
 
 	if (vb2_plane_size(&dst->vb2_buf, 0) < ctx->cap.sizeimage) {
 		/*
-		 * CAPTURE resumed without new buffers after a size change:
-		 * the frame is lost; the buffer ends a drain if one waits
-		 * for this frame (an empty buffer fits any size).
+		 * Resumed (V4L2_DEC_CMD_START) with CAPTURE buffers too small
+		 * for the new size: the change is signalled again, the frame
+		 * waits for buffers that fit.
 		 */
-		v4l2_m2m_dst_buf_remove(m2m_ctx);
-		src = v4l2_m2m_src_buf_remove(m2m_ctx);
-		if (v4l2_m2m_is_last_draining_src_buf(m2m_ctx, src)) {
-			vb2_set_plane_payload(&dst->vb2_buf, 0, 0);
-			dst->field = V4L2_FIELD_NONE;
-			dst->sequence = ctx->cap_seq++;
-			v4l2_m2m_buf_done(src, VB2_BUF_STATE_ERROR);
-			v4l2_m2m_last_buffer_done(m2m_ctx, dst);
-			v4l2_event_queue_fh(&ctx->fh, &dmb_v4l2dec_eos);
-		} else {
-			v4l2_m2m_buf_done(dst, VB2_BUF_STATE_ERROR);
-			v4l2_m2m_buf_done(src, VB2_BUF_STATE_ERROR);
-		}
-		v4l2_m2m_job_finish(ctx->dec->m2m_dev, m2m_ctx);
+		dmb_v4l2dec_end_sequence(ctx, dst);
 		return;
 	}
 	v4l2_m2m_src_buf_remove(m2m_ctx);

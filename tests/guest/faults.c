@@ -317,8 +317,11 @@ static long claim_failing_twice(const char *claims_failed, int *errs,
 		}
 		before = file_read_str(claims_failed, buf, sizeof(buf)) ? -1 : atol(buf);
 		fd = open(BLK "alloc", O_WRONLY | O_CLOEXEC);
-		if (fd < 0 || before < 0)
+		if (fd < 0 || before < 0) {
+			if (pro[0])
+				file_write("/proc/sys/vm/compaction_proactiveness", pro);
 			t_bail("cannot open %salloc or read %s", BLK, claims_failed);
+		}
 		file_write(DBG "fail_page_alloc/times", "2");
 		file_write(DBG "fail_page_alloc/probability", "100");
 		make_it_fail(1);

@@ -1413,6 +1413,7 @@ static int resume(const char *node)
 	struct v4l2_event ev;
 	struct v4l2_buffer b;
 	int fd, k, i, ret, last = 0, decoded = 0, bad = 0, changes = 0;
+	int fmt_ok = 0, waited = 0, epipe = 0, start_ok = 0;
 	FILE *src;
 
 	if (write_stream_sizes("/tmp/v4l2-resume.fwht", frames, 640, 480,
@@ -1475,19 +1476,30 @@ static int resume(const char *node)
 			t_bail("QBUF OUTPUT %d: %s", k, strerror(errno));
 		ret = dq(fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, &b);
 		if (!ret && (b.flags & V4L2_BUF_FLAG_LAST)) {
-			/* the size change: LAST, an event, EPIPE until START */
+			struct v4l2_format g = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+			struct v4l2_buffer ob = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT,
+						  .memory = V4L2_MEMORY_MMAP };
+			unsigned int li = b.index;
+
+			/* the size change: LAST, an event, the new format */
 			last += !b.bytesused;
 			if (!xioctl(fd, VIDIOC_DQEVENT, &ev) &&
-			    ev.type == V4L2_EVENT_SOURCE_CHANGE)
+			    ev.type == V4L2_EVENT_SOURCE_CHANGE &&
+			    (ev.u.src_change.changes & V4L2_EVENT_SRC_CH_RESOLUTION))
 				changes++;
-			metric_set("epipe_before_start", dq(fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, &b));
-			metric_set("start", xioctl(fd, VIDIOC_DECODER_CMD, &dc));
+			fmt_ok += !xioctl(fd, VIDIOC_G_FMT, &g) &&
+				  g.fmt.pix.width == (k < at ? 640u : 1280u);
+			/* the frame waits, CAPTURE says EPIPE, until START */
+			waited += xioctl(fd, VIDIOC_DQBUF, &ob) == -EAGAIN;
+			epipe += dq(fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, &b) == -EPIPE;
+			start_ok += !xioctl(fd, VIDIOC_DECODER_CMD, &dc);
 			memset(&b, 0, sizeof(b));
 			b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 			b.memory = V4L2_MEMORY_MMAP;
-			for (i = 0; i < 2; i++) {
-				b.index = i;
-				xioctl(fd, VIDIOC_QBUF, &b);	/* the LAST one, EBUSY for the other */
+			b.index = li;
+			if (xioctl(fd, VIDIOC_QBUF, &b)) {
+				t_diag("QBUF of the LAST buffer: %s", strerror(errno));
+				bad++;
 			}
 			ret = dq(fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, &b);
 		}
@@ -1515,6 +1527,10 @@ static int resume(const char *node)
 	}
 	metric_set("last", last);
 	metric_set("source_changes", changes);
+	metric_set("fmt_ok", fmt_ok);
+	metric_set("waited", waited);
+	metric_set("epipe", epipe);
+	metric_set("start_ok", start_ok);
 	metric_set("frames", decoded);
 	metric_set("bad_frames", bad);
 	t_report("%s: %d frames across a size change resumed with V4L2_DEC_CMD_START, %d bad",
