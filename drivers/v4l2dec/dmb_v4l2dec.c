@@ -34,6 +34,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/cma.h>
 #include <linux/dma-direct.h>
 #include <linux/dma-mapping.h>
 #include <linux/list.h>
@@ -116,6 +117,10 @@ struct dmb_v4l2dec_frame {
  * @pool_base:	the memory-region's first byte (CPU physical address)
  * @pool_size:	its size
  * @live:	in dmb_v4l2dec_live while the instance exists
+ * @early:	empties the memory-region in the background (early_claim)
+ * @early_pages: what @early took of the device's CMA area, or NULL; the
+ *		first queue_setup or the last close gives it back
+ * @early_count: pages of @early_pages
  */
 struct dmb_v4l2dec {
 	struct v4l2_device v4l2_dev;
@@ -129,7 +134,15 @@ struct dmb_v4l2dec {
 	bool rmem;
 	phys_addr_t pool_base, pool_size;
 	struct list_head live;
+	struct work_struct early;
+	struct page *early_pages;
+	unsigned long early_count;
 };
+
+static bool early_claim;
+module_param(early_claim, bool, 0644);
+MODULE_PARM_DESC(early_claim,
+		 "empty the memory-region in the background when a decoding session opens, so that REQBUFS finds it free (default off)");
 
 /*
  * Instances alive (files may keep one after its unbind): a device is
@@ -635,6 +648,46 @@ static const struct v4l2_m2m_ops dmb_v4l2dec_m2m_ops = {
 	.job_ready	= dmb_v4l2dec_job_ready,
 };
 
+/*
+ * The early claim: when the first session opens, the whole memory-region
+ * is taken from the device's CMA area in the background, which moves the
+ * user pages that live there elsewhere.  The first REQBUFS or CREATE_BUFS
+ * (queue_setup) waits for what is left of it and gives the region back
+ * just before vb2 allocates the buffers there: they find it free.  Pages
+ * freed in the meantime are free for anyone; a region that cannot be
+ * taken whole (a pinned page) is simply not prepared.
+ */
+/* The device's own CMA area (its memory-region), not the default one */
+static struct cma *dmb_v4l2dec_cma(struct dmb_v4l2dec *dec)
+{
+#ifdef CONFIG_DMA_CMA
+	return dec->dev->cma_area;
+#else
+	return NULL;
+#endif
+}
+
+static void dmb_v4l2dec_early_work(struct work_struct *work)
+{
+	struct dmb_v4l2dec *dec = container_of(work, struct dmb_v4l2dec, early);
+	unsigned long count = dec->pool_size >> PAGE_SHIFT;
+
+	dec->early_pages = cma_alloc(dmb_v4l2dec_cma(dec), count, 0, true);
+	if (dec->early_pages)
+		dec->early_count = count;
+}
+
+/* Wait for the early claim and give back what it took; dec->lock held */
+static void dmb_v4l2dec_early_end(struct dmb_v4l2dec *dec)
+{
+	flush_work(&dec->early);
+	if (dec->early_pages) {
+		cma_release(dmb_v4l2dec_cma(dec), dec->early_pages,
+			    dec->early_count);
+		dec->early_pages = NULL;
+	}
+}
+
 /* ---- queues ------------------------------------------------------------- */
 
 static int dmb_v4l2dec_queue_setup(struct vb2_queue *vq,
@@ -645,6 +698,9 @@ static int dmb_v4l2dec_queue_setup(struct vb2_queue *vq,
 	struct dmb_v4l2dec_ctx *ctx = vb2_get_drv_priv(vq);
 	unsigned int size = V4L2_TYPE_IS_OUTPUT(vq->type) ?
 			    ctx->out.sizeimage : ctx->cap.sizeimage;
+
+	/* the buffers go where the early claim made room (queue lock held) */
+	dmb_v4l2dec_early_end(ctx->dec);
 
 	/*
 	 * CREATE_BUFS may ask for more than the format needs, never more
@@ -904,6 +960,10 @@ static int dmb_v4l2dec_open(struct file *file)
 	}
 	v4l2_fh_add(&ctx->fh);
 	ctx->id = dec->next_id++;
+	/* the first session: nothing allocated in the region yet */
+	if (READ_ONCE(early_claim) && list_empty(&dec->ctxs) &&
+	    dec->pool_size && dmb_v4l2dec_cma(dec))
+		queue_work(system_unbound_wq, &dec->early);
 	list_add_tail(&ctx->node, &dec->ctxs);
 	mutex_unlock(&dec->lock);
 	return 0;
@@ -924,6 +984,8 @@ static int dmb_v4l2dec_release(struct file *file)
 
 	mutex_lock(&dec->lock);
 	list_del(&ctx->node);
+	if (list_empty(&dec->ctxs))
+		dmb_v4l2dec_early_end(dec);
 	/* frees the buffers: the memory goes back to user pages */
 	v4l2_m2m_ctx_release(ctx->fh.m2m_ctx);
 	mutex_unlock(&dec->lock);
@@ -1028,6 +1090,7 @@ static int dmb_v4l2dec_probe(struct platform_device *pdev)
 	dec->dev = get_device(dev);
 	mutex_init(&dec->lock);
 	INIT_LIST_HEAD(&dec->ctxs);
+	INIT_WORK(&dec->early, dmb_v4l2dec_early_work);
 
 	/*
 	 * The usual pattern: the memory-region is the device's DMA pool.  A

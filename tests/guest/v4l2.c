@@ -1370,6 +1370,112 @@ static int unbind(const char *label, const char *node, const char *pdev)
 	return 0;
 }
 
+/* ---- the early claim (module parameter early_claim) -------------------- */
+
+#define EARLY_PARAM "/sys/module/dmb_v4l2dec/parameters/early_claim"
+
+/* ms since an arbitrary point */
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/*
+ * One session: fill the block with user data, open, (with the early
+ * claim) wait until it took the block, then REQBUFS 32 OUTPUT buffers of
+ * 1920x1088 and time it.  Returns the REQBUFS time in ms; *@prep_ms the
+ * time the early claim took (-1 without it), *@left the user pages in
+ * the block once it was prepared.
+ */
+static double early_session(struct dec *d, int early, double *prep_ms,
+			    size_t *left, size_t *before, int *count)
+{
+	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+	struct v4l2_requestbuffers rb = { .count = 32, .memory = V4L2_MEMORY_MMAP,
+					  .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+	double base = dec_cma_allocated(d), t0, t;
+	size_t i;
+	int fd;
+
+	if (file_write(EARLY_PARAM, early ? "Y" : "N"))
+		t_bail("cannot write %s", EARLY_PARAM);
+	/* user data: the block fills with it (fresh base pages each time) */
+	for (*before = 0, i = 0; i < 3; i++) {
+		if (regions[i].p)
+			munmap(regions[i].p, regions[i].len);
+		if (region_fill(&regions[i], 256 << 20, 0x7000 + i + early * 16, -1))
+			t_bail("cannot fill anonymous memory");
+		*before += region_in(&regions[i], d->base, d->size);
+	}
+	t0 = now_ms();
+	fd = open(d->node, O_RDWR);
+	if (fd < 0)
+		t_bail("open %s: %s", d->node, strerror(errno));
+	*prep_ms = -1;
+	if (early) {
+		/* the block taken whole from its CMA area */
+		while (dec_cma_allocated(d) < base + d->size / page_size() &&
+		       now_ms() - t0 < 60000)
+			usleep(1000);
+		if (dec_cma_allocated(d) >= base + d->size / page_size())
+			*prep_ms = now_ms() - t0;
+	}
+	for (*left = 0, i = 0; i < 3; i++)
+		*left += region_in(&regions[i], d->base, d->size);
+	f.fmt.pix.pixelformat = V4L2_PIX_FMT_FWHT;
+	f.fmt.pix.width = 1920;
+	f.fmt.pix.height = 1088;
+	if (xioctl(fd, VIDIOC_S_FMT, &f))
+		t_bail("S_FMT: %s", strerror(errno));
+	t0 = now_ms();
+	if (xioctl(fd, VIDIOC_REQBUFS, &rb))
+		t_bail("REQBUFS: %s", strerror(errno));
+	t = now_ms() - t0;
+	*count = rb.count;
+	d->n_bufs = 0;
+	dec_watch(d);
+	close(fd);
+	return t;
+}
+
+/*
+ * With early_claim, opening a session empties the block in the
+ * background: REQBUFS then finds it free.  Against the same REQBUFS
+ * without it, in the same boot (times reported, not judged).
+ */
+static int early(void)
+{
+	struct dec *d = &decs[0];
+	double sync_ms, early_ms, prep_ms, dummy;
+	size_t left, before, left_sync, before_sync;
+	int count, count_sync, i, outside = 0;
+
+	sync_ms = early_session(d, 0, &dummy, &left_sync, &before_sync, &count_sync);
+	early_ms = early_session(d, 1, &prep_ms, &left, &before, &count);
+	for (i = 0; i < d->n_bufs; i++)
+		outside += d->bufs[i].dma < d->base ||
+			   d->bufs[i].dma + d->bufs[i].len > d->base + d->size;
+	file_write(EARLY_PARAM, "N");
+	metric_set("user_before", before);
+	metric_set("user_before_sync", before_sync);
+	metric_set("prepared", prep_ms >= 0);
+	metric_set("user_left_prepared", left);
+	metric_set("bufs", count);
+	metric_set("bufs_sync", count_sync);
+	metric_set("outside", outside);
+	metric_set("held_pages", dec_cma_held(d));
+	for (left = 0, i = 0; i < 3; i++)
+		left += region_bad(&regions[i]);
+	metric_set("corrupt", left);
+	t_report("REQBUFS of 32 x 3 MiB with %zu user pages in the block: %.1f ms; after an early claim at open (%.1f ms, %zu user pages in the block before): %.1f ms (%.2f of it)",
+		 before_sync, sync_ms, prep_ms, before, early_ms,
+		 sync_ms > 0 ? early_ms / sync_ms : 0);
+	return 0;
+}
+
 /* ---- a size change resumed with V4L2_DEC_CMD_START ---------------------- */
 
 /* DQBUF on @type, waiting up to 2 s: 0 or -errno */
@@ -1550,24 +1656,27 @@ int main(int argc, char **argv)
 
 	t_init("v4l2");
 	if (test && (!strcmp(test, "playback") || !strcmp(test, "stress") ||
-		     !strcmp(test, "dmabuf") || !strcmp(test, "resize"))) {
+		     !strcmp(test, "dmabuf") || !strcmp(test, "resize") ||
+		     !strcmp(test, "early"))) {
 		if (load_module("dmb_v4l2dec"))
 			t_bail("cannot load dmb_v4l2dec");
 		if (!strcmp(test, "playback"))
 			playback(argc, argv);
 		else if (!strcmp(test, "dmabuf"))
 			dmabuf(argc, argv);
-		else if (!strcmp(test, "resize") && !dec_find(&decs[0], "main"))
-			resize();
-		else if (!strcmp(test, "resize"))
-			t_bail("no decoder labelled main");
-		else
+		else if (!strcmp(test, "stress"))
 			stress(argc, argv);
+		else if (dec_find(&decs[0], "main"))
+			t_bail("no decoder labelled main, or it owns no DMB");
+		else if (!strcmp(test, "resize"))
+			resize();
+		else
+			early();
 		check_expectations(argc, argv);
 		return t_finish();
 	}
 	if (!test || !label)
-		t_bail("usage: v4l2 --test=compliance|stream|unbind --label=<label> ..., or --test=playback|stress|dmabuf|resize");
+		t_bail("usage: v4l2 --test=compliance|stream|unbind --label=<label> ..., or --test=playback|stress|dmabuf|resize|early");
 	if (load_module("dmb_v4l2dec"))
 		t_bail("cannot load dmb_v4l2dec");
 	ret = find_decoder(label, node, sizeof(node), pdev, sizeof(pdev));
