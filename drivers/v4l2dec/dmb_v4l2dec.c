@@ -118,9 +118,13 @@ struct dmb_v4l2dec_frame {
  * @pool_size:	its size
  * @live:	in dmb_v4l2dec_live while the instance exists
  * @early:	empties the memory-region in the background (early_claim)
- * @early_pages: what @early took of the device's CMA area, or NULL; the
- *		first queue_setup or the last close gives it back
+ * @early_expire: gives back what @early took if no REQBUFS came in time
+ * @early_lock:	guards @early_pages, @early_count and @early_abandon
+ * @early_pages: what @early took of the device's CMA area, or NULL
  * @early_count: pages of @early_pages
+ * @early_abandon: the claim under way is no longer wanted: @early gives
+ *		back what it gets
+ * @early_next:	no early claim before this (jiffies)
  */
 struct dmb_v4l2dec {
 	struct v4l2_device v4l2_dev;
@@ -135,14 +139,26 @@ struct dmb_v4l2dec {
 	phys_addr_t pool_base, pool_size;
 	struct list_head live;
 	struct work_struct early;
+	struct delayed_work early_expire;
+	spinlock_t early_lock;		/* the early claim's result */
 	struct page *early_pages;
 	unsigned long early_count;
+	bool early_abandon;
+	unsigned long early_next;
 };
 
 static bool early_claim;
 module_param(early_claim, bool, 0644);
 MODULE_PARM_DESC(early_claim,
 		 "empty the memory-region in the background when a decoding session opens, so that REQBUFS finds it free (default off)");
+
+/* How long an early claim waits for REQBUFS */
+#define DEC_EARLY_HOLD		(3 * HZ)
+
+static unsigned int early_interval_ms = 10000;
+module_param(early_interval_ms, uint, 0644);
+MODULE_PARM_DESC(early_interval_ms,
+		 "at most one early claim per device in this time (ms, default 10000)");
 
 /*
  * Instances alive (files may keep one after its unbind): a device is
@@ -652,16 +668,20 @@ static const struct v4l2_m2m_ops dmb_v4l2dec_m2m_ops = {
  * The early claim: when the first session opens, the whole memory-region
  * is taken from the device's CMA area in the background, which moves the
  * user pages that live there elsewhere.  The first REQBUFS or CREATE_BUFS
- * (queue_setup) waits for what is left of it and gives the region back
- * just before vb2 allocates the buffers there: they find it free.  Pages
- * freed in the meantime are free for anyone; a region that cannot be
- * taken whole (a pinned page) is simply not prepared.
+ * of MMAP buffers (queue_setup) waits for what is left of it and gives the
+ * region back just before vb2 allocates the buffers there: they find it
+ * free unless other allocations take it first.  The last close, or
+ * DEC_EARLY_HOLD without REQBUFS, gives it back without waiting (a claim
+ * still under way gives back what it gets).  One starts at most every
+ * early_interval_ms per device, so an opener that never asks for buffers
+ * holds the region for seconds, not for good, and cannot make the kernel
+ * migrate it over and over.  A region that cannot be taken whole (a
+ * pinned page, buffers exported earlier) is simply not prepared.
  */
-/* The device's own CMA area (its memory-region), not the default one */
 static struct cma *dmb_v4l2dec_cma(struct dmb_v4l2dec *dec)
 {
 #ifdef CONFIG_DMA_CMA
-	return dec->dev->cma_area;
+	return dec->dev->cma_area;	/* its own area: its memory-region */
 #else
 	return NULL;
 #endif
@@ -670,22 +690,72 @@ static struct cma *dmb_v4l2dec_cma(struct dmb_v4l2dec *dec)
 static void dmb_v4l2dec_early_work(struct work_struct *work)
 {
 	struct dmb_v4l2dec *dec = container_of(work, struct dmb_v4l2dec, early);
-	unsigned long count = dec->pool_size >> PAGE_SHIFT;
+	struct cma *cma = dmb_v4l2dec_cma(dec);
+	unsigned long count;
+	struct page *pages;
 
-	dec->early_pages = cma_alloc(dmb_v4l2dec_cma(dec), count, 0, true);
-	if (dec->early_pages)
-		dec->early_count = count;
+	if (!IS_ENABLED(CONFIG_DMA_CMA) || !cma)
+		return;
+	/* the area is the memory-region (cma_get_size() is not exported) */
+	count = dec->pool_size >> PAGE_SHIFT;
+	pages = cma_alloc(cma, count, 0, true);
+	if (!pages)
+		dev_info_ratelimited(dec->dev, "early claim: its memory-region could not be emptied whole\n");
+	spin_lock(&dec->early_lock);
+	if (dec->early_abandon) {
+		dec->early_abandon = false;
+		spin_unlock(&dec->early_lock);
+		if (pages)
+			cma_release(cma, pages, count);
+		return;
+	}
+	dec->early_pages = pages;
+	dec->early_count = count;
+	spin_unlock(&dec->early_lock);
+	if (pages)
+		schedule_delayed_work(&dec->early_expire, DEC_EARLY_HOLD);
 }
 
-/* Wait for the early claim and give back what it took; dec->lock held */
-static void dmb_v4l2dec_early_end(struct dmb_v4l2dec *dec)
+/*
+ * Give back what the early claim took; with @wait, wait for a claim under
+ * way first (queue_setup: the buffers are to go where it makes room),
+ * else let it give back what it gets.
+ */
+static void dmb_v4l2dec_early_end(struct dmb_v4l2dec *dec, bool wait)
 {
-	flush_work(&dec->early);
-	if (dec->early_pages) {
-		cma_release(dmb_v4l2dec_cma(dec), dec->early_pages,
-			    dec->early_count);
-		dec->early_pages = NULL;
-	}
+	struct page *pages;
+	unsigned long count;
+
+	if (!IS_ENABLED(CONFIG_DMA_CMA))
+		return;
+	if (wait)
+		flush_work(&dec->early);
+	spin_lock(&dec->early_lock);
+	pages = dec->early_pages;
+	count = dec->early_count;
+	dec->early_pages = NULL;
+	if (!pages && work_busy(&dec->early))
+		dec->early_abandon = true;
+	spin_unlock(&dec->early_lock);
+	if (pages)
+		cma_release(dmb_v4l2dec_cma(dec), pages, count);
+}
+
+static void dmb_v4l2dec_early_expire(struct work_struct *work)
+{
+	dmb_v4l2dec_early_end(container_of(to_delayed_work(work),
+					   struct dmb_v4l2dec, early_expire),
+			      false);
+}
+
+/* A first session opens (dec->lock held): start an early claim */
+static void dmb_v4l2dec_early_start(struct dmb_v4l2dec *dec)
+{
+	if (!READ_ONCE(early_claim) || !dmb_v4l2dec_cma(dec) ||
+	    time_before(jiffies, dec->early_next))
+		return;
+	dec->early_next = jiffies + msecs_to_jiffies(READ_ONCE(early_interval_ms));
+	queue_work(system_unbound_wq, &dec->early);
 }
 
 /* ---- queues ------------------------------------------------------------- */
@@ -699,8 +769,9 @@ static int dmb_v4l2dec_queue_setup(struct vb2_queue *vq,
 	unsigned int size = V4L2_TYPE_IS_OUTPUT(vq->type) ?
 			    ctx->out.sizeimage : ctx->cap.sizeimage;
 
-	/* the buffers go where the early claim made room (queue lock held) */
-	dmb_v4l2dec_early_end(ctx->dec);
+	/* MMAP buffers go where the early claim made room */
+	if (vq->memory == VB2_MEMORY_MMAP)
+		dmb_v4l2dec_early_end(ctx->dec, true);
 
 	/*
 	 * CREATE_BUFS may ask for more than the format needs, never more
@@ -960,10 +1031,9 @@ static int dmb_v4l2dec_open(struct file *file)
 	}
 	v4l2_fh_add(&ctx->fh);
 	ctx->id = dec->next_id++;
-	/* the first session: nothing allocated in the region yet */
-	if (READ_ONCE(early_claim) && list_empty(&dec->ctxs) &&
-	    dec->pool_size && dmb_v4l2dec_cma(dec))
-		queue_work(system_unbound_wq, &dec->early);
+	/* the first session: its buffers are to come */
+	if (list_empty(&dec->ctxs) && dec->pool_size)
+		dmb_v4l2dec_early_start(dec);
 	list_add_tail(&ctx->node, &dec->ctxs);
 	mutex_unlock(&dec->lock);
 	return 0;
@@ -985,7 +1055,7 @@ static int dmb_v4l2dec_release(struct file *file)
 	mutex_lock(&dec->lock);
 	list_del(&ctx->node);
 	if (list_empty(&dec->ctxs))
-		dmb_v4l2dec_early_end(dec);
+		dmb_v4l2dec_early_end(dec, false);
 	/* frees the buffers: the memory goes back to user pages */
 	v4l2_m2m_ctx_release(ctx->fh.m2m_ctx);
 	mutex_unlock(&dec->lock);
@@ -1048,6 +1118,10 @@ static void dmb_v4l2dec_v4l2_release(struct v4l2_device *v4l2_dev)
 	struct dmb_v4l2dec *dec = container_of(v4l2_dev, struct dmb_v4l2dec,
 					       v4l2_dev);
 
+	/* an early claim still under way or held gives everything back */
+	flush_work(&dec->early);
+	cancel_delayed_work_sync(&dec->early_expire);
+	dmb_v4l2dec_early_end(dec, true);
 	v4l2_m2m_release(dec->m2m_dev);
 	if (dec->rmem)
 		of_reserved_mem_device_release(dec->dev);
@@ -1091,6 +1165,8 @@ static int dmb_v4l2dec_probe(struct platform_device *pdev)
 	mutex_init(&dec->lock);
 	INIT_LIST_HEAD(&dec->ctxs);
 	INIT_WORK(&dec->early, dmb_v4l2dec_early_work);
+	INIT_DELAYED_WORK(&dec->early_expire, dmb_v4l2dec_early_expire);
+	spin_lock_init(&dec->early_lock);
 
 	/*
 	 * The usual pattern: the memory-region is the device's DMA pool.  A

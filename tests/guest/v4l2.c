@@ -1372,8 +1372,6 @@ static int unbind(const char *label, const char *node, const char *pdev)
 
 /* ---- the early claim (module parameter early_claim) -------------------- */
 
-#define EARLY_PARAM "/sys/module/dmb_v4l2dec/parameters/early_claim"
-
 /* ms since an arbitrary point */
 static double now_ms(void)
 {
@@ -1381,6 +1379,27 @@ static double now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+#define EARLY_PARAM "/sys/module/dmb_v4l2dec/parameters/early_claim"
+#define EARLY_EVERY "/sys/module/dmb_v4l2dec/parameters/early_interval_ms"
+
+/* the early claim off again, also when the check bails out */
+static void early_off(void)
+{
+	file_write(EARLY_PARAM, "N");
+	file_write(EARLY_EVERY, "10000");
+}
+
+/* Wait until the early claim took the whole block: 1, or 0 after 60 s */
+static int early_wait(struct dec *d, double base)
+{
+	double t0 = now_ms();
+
+	while (dec_cma_allocated(d) < base + d->size / page_size() &&
+	       now_ms() - t0 < 60000)
+		usleep(1000);
+	return dec_cma_allocated(d) >= base + d->size / page_size();
 }
 
 /*
@@ -1415,14 +1434,8 @@ static double early_session(struct dec *d, int early, double *prep_ms,
 	if (fd < 0)
 		t_bail("open %s: %s", d->node, strerror(errno));
 	*prep_ms = -1;
-	if (early) {
-		/* the block taken whole from its CMA area */
-		while (dec_cma_allocated(d) < base + d->size / page_size() &&
-		       now_ms() - t0 < 60000)
-			usleep(1000);
-		if (dec_cma_allocated(d) >= base + d->size / page_size())
-			*prep_ms = now_ms() - t0;
-	}
+	if (early && early_wait(d, base))	/* the block taken whole */
+		*prep_ms = now_ms() - t0;
 	for (*left = 0, i = 0; i < 3; i++)
 		*left += region_in(&regions[i], d->base, d->size);
 	f.fmt.pix.pixelformat = V4L2_PIX_FMT_FWHT;
@@ -1453,12 +1466,35 @@ static int early(void)
 	size_t left, before, left_sync, before_sync;
 	int count, count_sync, i, outside = 0;
 
+	atexit(early_off);
+	if (file_write(EARLY_EVERY, "0"))
+		t_bail("cannot write %s", EARLY_EVERY);
 	sync_ms = early_session(d, 0, &dummy, &left_sync, &before_sync, &count_sync);
 	early_ms = early_session(d, 1, &prep_ms, &left, &before, &count);
+	metric_set("held_after_close", dec_cma_held(d));
+	/* a session that never asks for buffers: closed, then forgotten */
+	{
+		double base = dec_cma_allocated(d);
+		int fd = open(d->node, O_RDWR);
+
+		if (fd < 0)
+			t_bail("open %s: %s", d->node, strerror(errno));
+		metric_set("prepared_no_reqbufs", early_wait(d, base));
+		close(fd);
+		metric_set("held_after_close_no_reqbufs", dec_cma_held(d));
+		base = dec_cma_allocated(d);
+		fd = open(d->node, O_RDWR);
+		if (fd < 0)
+			t_bail("open %s: %s", d->node, strerror(errno));
+		metric_set("prepared_open", early_wait(d, base));
+		sleep(4);	/* DEC_EARLY_HOLD is 3 s */
+		metric_set("held_after_hold", dec_cma_held(d));
+		close(fd);
+	}
 	for (i = 0; i < d->n_bufs; i++)
 		outside += d->bufs[i].dma < d->base ||
 			   d->bufs[i].dma + d->bufs[i].len > d->base + d->size;
-	file_write(EARLY_PARAM, "N");
+	early_off();
 	metric_set("user_before", before);
 	metric_set("user_before_sync", before_sync);
 	metric_set("prepared", prep_ms >= 0);
