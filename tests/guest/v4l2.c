@@ -644,6 +644,25 @@ static void dec_log_show(const struct dec *d)
 		fclose(f);
 }
 
+/*
+ * Has the player exited?  Then its last buffers are noted, *@exit is its
+ * exit status (128 + signal if killed) and 0 is returned; 1 while it runs.
+ */
+static int dec_reap(struct dec *d, int *exit)
+{
+	int status;
+	pid_t r = waitpid(d->pid, &status, WNOHANG);
+
+	if (r < 0)
+		t_bail("waitpid %s: %s", d->label, strerror(errno));
+	if (r != d->pid)
+		return 1;
+	dec_watch(d);
+	*exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	d->pid = 0;
+	return 0;
+}
+
 /* Lines of the player's output that say @text */
 static int dec_log_count(const struct dec *d, const char *text)
 {
@@ -837,8 +856,7 @@ static int stress(int argc, char **argv)
 		for (i = 0, running = 2; running; i++) {
 			for (running = 0, k = 0; k < 2; k++) {
 				struct dec *d = &decs[k];
-				int q, status;
-				pid_t r;
+				int q;
 
 				if (!d->pid)
 					continue;
@@ -866,17 +884,7 @@ static int stress(int argc, char **argv)
 					kill(d->pid, SIGKILL);
 					shot = 1;
 				}
-				r = waitpid(d->pid, &status, WNOHANG);
-				if (r == d->pid) {
-					dec_watch(d);
-					ret[k] = WIFEXITED(status) ? WEXITSTATUS(status) :
-								     128 + WTERMSIG(status);
-					d->pid = 0;
-				} else if (r < 0) {
-					t_bail("waitpid %s: %s", d->label, strerror(errno));
-				} else {
-					running++;
-				}
+				running += dec_reap(d, &ret[k]);
 			}
 			if (running)
 				usleep(500);
@@ -1021,8 +1029,6 @@ static int playback(int argc, char **argv)
 	do {
 		for (running = 0, k = 0; k < 2; k++) {
 			struct dec *d = &decs[k];
-			int status;
-			pid_t r;
 
 			if (!d->pid)
 				continue;
@@ -1035,17 +1041,7 @@ static int playback(int argc, char **argv)
 				for (i = 0; i < 4; i++)
 					d->user_in_buffers += dec_user_pages(d, &regions[i]);
 			}
-			r = waitpid(d->pid, &status, WNOHANG);
-			if (r == d->pid) {
-				dec_watch(d);
-				exit_code[k] = WIFEXITED(status) ? WEXITSTATUS(status) :
-								   128 + WTERMSIG(status);
-				d->pid = 0;
-			} else if (r < 0) {
-				t_bail("waitpid %s: %s", d->label, strerror(errno));
-			} else {
-				running++;
-			}
+			running += dec_reap(d, &exit_code[k]);
 		}
 		usleep(2000);
 	} while (running);
