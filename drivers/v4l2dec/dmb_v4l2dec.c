@@ -119,9 +119,11 @@ struct dmb_v4l2dec_frame {
  * @live:	in dmb_v4l2dec_live while the instance exists
  * @early:	empties the memory-region in the background (early_claim)
  * @early_expire: gives back what @early took if no REQBUFS came in time
- * @early_lock:	guards @early_pages, @early_count and @early_abandon
+ * @early_lock:	guards @early_pages, @early_count, @early_running and
+ *		@early_abandon
  * @early_pages: what @early took of the device's CMA area, or NULL
  * @early_count: pages of @early_pages
+ * @early_running: @early is claiming
  * @early_abandon: the claim under way is no longer wanted: @early gives
  *		back what it gets
  * @early_next:	no early claim before this (jiffies)
@@ -143,6 +145,7 @@ struct dmb_v4l2dec {
 	spinlock_t early_lock;		/* the early claim's result */
 	struct page *early_pages;
 	unsigned long early_count;
+	bool early_running;
 	bool early_abandon;
 	unsigned long early_next;
 };
@@ -696,12 +699,17 @@ static void dmb_v4l2dec_early_work(struct work_struct *work)
 
 	if (!IS_ENABLED(CONFIG_DMA_CMA) || !cma)
 		return;
+	spin_lock(&dec->early_lock);
+	dec->early_running = true;
+	dec->early_abandon = false;
+	spin_unlock(&dec->early_lock);
 	/* the area is the memory-region (cma_get_size() is not exported) */
 	count = dec->pool_size >> PAGE_SHIFT;
 	pages = cma_alloc(cma, count, 0, true);
 	if (!pages)
 		dev_info_ratelimited(dec->dev, "early claim: its memory-region could not be emptied whole\n");
 	spin_lock(&dec->early_lock);
+	dec->early_running = false;
 	if (dec->early_abandon) {
 		dec->early_abandon = false;
 		spin_unlock(&dec->early_lock);
@@ -713,39 +721,51 @@ static void dmb_v4l2dec_early_work(struct work_struct *work)
 	dec->early_count = count;
 	spin_unlock(&dec->early_lock);
 	if (pages)
-		schedule_delayed_work(&dec->early_expire, DEC_EARLY_HOLD);
+		mod_delayed_work(system_wq, &dec->early_expire, DEC_EARLY_HOLD);
 }
 
-/*
- * Give back what the early claim took; with @wait, wait for a claim under
- * way first (queue_setup: the buffers are to go where it makes room),
- * else let it give back what it gets.
- */
-static void dmb_v4l2dec_early_end(struct dmb_v4l2dec *dec, bool wait)
+/* Give back what the early claim stored, if anything */
+static void dmb_v4l2dec_early_put(struct dmb_v4l2dec *dec)
 {
 	struct page *pages;
 	unsigned long count;
 
-	if (!IS_ENABLED(CONFIG_DMA_CMA))
-		return;
-	if (wait)
-		flush_work(&dec->early);
 	spin_lock(&dec->early_lock);
 	pages = dec->early_pages;
 	count = dec->early_count;
 	dec->early_pages = NULL;
-	if (!pages && work_busy(&dec->early))
-		dec->early_abandon = true;
 	spin_unlock(&dec->early_lock);
 	if (pages)
 		cma_release(dmb_v4l2dec_cma(dec), pages, count);
 }
 
+/*
+ * The early claim is no longer wanted: with @wait, wait for a claim under
+ * way first (queue_setup: the buffers are to go where it makes room),
+ * else cancel one not started and let one under way give back what it
+ * gets; what it stored goes back.
+ */
+static void dmb_v4l2dec_early_end(struct dmb_v4l2dec *dec, bool wait)
+{
+	if (!IS_ENABLED(CONFIG_DMA_CMA))
+		return;
+	if (wait) {
+		flush_work(&dec->early);
+	} else if (!cancel_work(&dec->early)) {
+		spin_lock(&dec->early_lock);
+		if (dec->early_running)
+			dec->early_abandon = true;
+		spin_unlock(&dec->early_lock);
+	}
+	cancel_delayed_work(&dec->early_expire);
+	dmb_v4l2dec_early_put(dec);
+}
+
+/* No REQBUFS in DEC_EARLY_HOLD: what was stored goes back, nothing else */
 static void dmb_v4l2dec_early_expire(struct work_struct *work)
 {
-	dmb_v4l2dec_early_end(container_of(to_delayed_work(work),
-					   struct dmb_v4l2dec, early_expire),
-			      false);
+	dmb_v4l2dec_early_put(container_of(to_delayed_work(work),
+					   struct dmb_v4l2dec, early_expire));
 }
 
 /* A first session opens (dec->lock held): start an early claim */
@@ -754,7 +774,8 @@ static void dmb_v4l2dec_early_start(struct dmb_v4l2dec *dec)
 	if (!READ_ONCE(early_claim) || !dmb_v4l2dec_cma(dec) ||
 	    time_before(jiffies, dec->early_next))
 		return;
-	dec->early_next = jiffies + msecs_to_jiffies(READ_ONCE(early_interval_ms));
+	dec->early_next = jiffies +
+		msecs_to_jiffies(min(READ_ONCE(early_interval_ms), 3600000U));
 	queue_work(system_unbound_wq, &dec->early);
 }
 
@@ -1167,6 +1188,7 @@ static int dmb_v4l2dec_probe(struct platform_device *pdev)
 	INIT_WORK(&dec->early, dmb_v4l2dec_early_work);
 	INIT_DELAYED_WORK(&dec->early_expire, dmb_v4l2dec_early_expire);
 	spin_lock_init(&dec->early_lock);
+	dec->early_next = jiffies;
 
 	/*
 	 * The usual pattern: the memory-region is the device's DMA pool.  A
