@@ -816,6 +816,8 @@ static int stress(int argc, char **argv)
 	int w = 1920, h = 1088, k, i, ret[2], bad, decoded, running;
 	double done = 0, failed = 0, enomem = 0, killed = 0, left = 0, ok = 0;
 	double streaming = 0, reqbufs = 0, outside = 0, cma_base;
+	/* pages of the 32 OUTPUT buffers a REQBUFS victim asks for */
+	double full = 32.0 * ((44 + (size_t)w * h * 3 / 2 + page_size() - 1) / page_size());
 	size_t fsize = (size_t)w * h * 3 / 2;
 	pid_t load[3];
 	long c;
@@ -861,17 +863,23 @@ static int stress(int argc, char **argv)
 				if (!d->pid)
 					continue;
 				/*
-				 * In REQBUFS: buffers came from its CMA area (the
-				 * report, which takes the queue's lock, would wait
-				 * for REQBUFS to return), or the task sleeps in
-				 * the ioctl.
+				 * In REQBUFS: its CMA area has handed out some of
+				 * the 32 buffers but not all (or the task sleeps
+				 * in the ioctl).  The report is not read meanwhile:
+				 * it takes the queue's lock, which REQBUFS holds.
 				 */
-				if (k == victim && !shot && !mid_stream &&
-				    (in_reqbufs(d->pid) ||
-				     dec_cma_allocated(d) > cma_base)) {
-					reqbufs++;
-					kill(d->pid, SIGKILL);
-					shot = 1;
+				if (k == victim && !shot && !mid_stream) {
+					double got = dec_cma_allocated(d) - cma_base;
+
+					if (in_reqbufs(d->pid) ||
+					    (got > 0 && got < full)) {
+						reqbufs++;
+						kill(d->pid, SIGKILL);
+						shot = 1;
+					} else if (got < full) {
+						running += dec_reap(d, &ret[k]);
+						continue;
+					}
 				}
 				q = dec_watch(d);
 				/* If REQBUFS was missed, the kill comes now. */
