@@ -5,8 +5,9 @@
 # Boots, all in QEMU on the test kernel unless said otherwise:
 #   claim     bench board: claim latency of each region by size and
 #             occupancy, and the memory-speed floor (tests/guest/bench.c)
-#   reuse     bench board, fresh: how much of each idle region user pages
-#             use under fixed workloads
+#   reuse     bench board, fresh, and the same board with its two movable
+#             blocks listed the other way round: how much of each idle
+#             region user pages use under fixed workloads
 #   tlb       bench board: a DMB claim on every CPU and on one, with the
 #             blocks full of mapped anonymous pages, of unmapped page
 #             cache or of THPs (parallel migration with and without TLB
@@ -84,7 +85,11 @@ scenario() {
 
 scenario claim bench-2g test "" \
 	"bench --part=claim --sizes=$SIZES --occ=$OCC --reps=$REPS"
-scenario reuse bench-2g test "" "bench --part=reuse --levels=$LEVELS"
+# Reuse on the bench board and with its two movable blocks listed the
+# other way round: the block listed first keeps ZONE_MOVABLE's free pages.
+scenario reuse bench-2g test "" "bench --part=reuse --levels=$LEVELS --first=cmadmb"
+scenario reuse-dmb-first bench-2g-dmb-first test "" \
+	"bench --part=reuse --levels=$LEVELS --first=dmb"
 # Parallel migration with and without TLB shootdowns (issue 13)
 scenario tlb bench-2g test "" "bench --part=tlb $TLB"
 for shuffle in 0 1; do
@@ -254,15 +259,28 @@ END {
 	}
 }' "$OUT/tlb.txt" > "$OUT/tlb.md"
 
-cat "$OUT"/bench-"$size"-reuse.txt > "$OUT/reuse.txt" 2>/dev/null || : > "$OUT/reuse.txt"
+cat "$OUT"/bench-"$size"-reuse.txt "$OUT"/bench-"$size"-reuse-dmb-first.txt \
+	> "$OUT/reuse.txt" 2>/dev/null || :
 awk "$AWK_KV"'
 BEGIN {
-	print "| workload % of available | workload MiB | DMB used by user pages % | CMA % | CMA inside a DMB % | carve-out % | of which the workload: DMB % | CMA % | CMA inside a DMB % | ZONE_MOVABLE free kB (low / high watermark) | in per-CPU lists kB |"
-	print "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|"
+	print "| block listed first | workload % of available | workload MiB | DMB used by user pages % | CMA % | CMA inside a DMB % | carve-out % | free in the DMB / in CMA inside a DMB kB | of which the workload: DMB % | CMA % | CMA inside a DMB % | ZONE_MOVABLE free kB (low / high watermark) | in per-CPU lists kB |"
+	print "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|"
 }
 $1 == "reuse" {
-	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s (%s / %s) | %s |\n", kv("level"), kv("workload_mb"), kv("dmb_pct"), kv("cma_pct"), kv("cmadmb_pct"), kv("carveout_pct"), kv("dmb_workload_pct"), kv("cma_workload_pct"), kv("cmadmb_workload_pct"), kv("movable_free_kb"), kv("movable_low_kb"), kv("movable_high_kb"), kv("movable_pcp_kb")
-	printf "%s %s %s %s %s\n", kv("level"), kv("dmb_pct"), kv("cma_pct"), kv("carveout_pct"), kv("cmadmb_pct") > "'"$OUT"'/reuse.dat"
+	f = kv("first") == "dmb" ? "DMB" : "CMA inside a DMB"
+	printf "| %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s (%s / %s) | %s |\n", f, kv("level"), kv("workload_mb"), kv("dmb_pct"), kv("cma_pct"), kv("cmadmb_pct"), kv("carveout_pct"), kv("dmb_free_kb"), kv("cmadmb_free_kb"), kv("dmb_workload_pct"), kv("cma_workload_pct"), kv("cmadmb_workload_pct"), kv("movable_free_kb"), kv("movable_low_kb"), kv("movable_high_kb"), kv("movable_pcp_kb")
+	l = kv("level")
+	if (!(l in seen)) { seen[l] = 1; lv[++n] = l }
+	if (kv("first") == "dmb") { dmb1[l] = kv("dmb_pct"); cd2[l] = kv("cmadmb_pct") }
+	else { dmb2[l] = kv("dmb_pct"); cd1[l] = kv("cmadmb_pct"); cma[l] = kv("cma_pct"); co[l] = kv("carveout_pct") }
+}
+END {
+	# level, DMB listed second, CMA, carve-out, CMA inside a DMB listed
+	# first, DMB listed first, CMA inside a DMB listed second
+	for (i = 1; i <= n; i++) {
+		l = lv[i]
+		printf "%s %s %s %s %s %s %s\n", l, dmb2[l] + 0, cma[l] + 0, co[l] + 0, cd1[l] + 0, dmb1[l] + 0, cd2[l] + 0 > "'"$OUT"'/reuse.dat"
+	}
 }' "$OUT/reuse.txt" > "$OUT/reuse.md"
 
 cat "$OUT"/bench-"$size"-balance-*.txt > "$OUT/balance.txt" 2>/dev/null || : > "$OUT/balance.txt"
@@ -316,15 +334,17 @@ $1 == "claim" {
 	c50[r, k] = kv("claim_p50_us") + 0; c99[r, k] = kv("claim_p99_us") + 0
 	if (r == "dmb") keys[++n] = k
 }
-$1 == "reuse" && kv("level") + 0 >= 80 {
+# reuse: each kind of block where it is not the one listed first (that
+# one keeps the free pages of ZONE_MOVABLE)
+$1 == "reuse" && kv("level") + 0 >= 80 && kv("first") == "cmadmb" {
 	rn++
 	if (kv("dmb_pct") + 0 >= 99) rok++
 	if (rn == 1 || kv("dmb_pct") + 0 < rmin) rmin = kv("dmb_pct") + 0
-	if (kv("cmadmb_pct") != "") {
-		cdn++
-		if (kv("cmadmb_pct") + 0 >= 99) cdok++
-		if (cdn == 1 || kv("cmadmb_pct") + 0 < cdmin) cdmin = kv("cmadmb_pct") + 0
-	}
+}
+$1 == "reuse" && kv("level") + 0 >= 80 && kv("first") == "dmb" {
+	cdn++
+	if (kv("cmadmb_pct") + 0 >= 99) cdok++
+	if (cdn == 1 || kv("cmadmb_pct") + 0 < cdmin) cdmin = kv("cmadmb_pct") + 0
 }
 $1 == "balance" && kv("label") == "DMB-per-controller" && kv("shuffle") == "Y" {
 	bval = kv("ctrl0_pct") + 0; bal = (bval >= 45 && bval <= 55) ? "met" : "NOT met"
@@ -376,8 +396,8 @@ END {
 	printf "| DMB claim p50 <= 0.6x CMA at equal occupancy, chunks on every CPU (%s vCPUs; cells with user pages) | %d of %d cells; worst p50 ratio %.2f | %s |\n", cpus, pm, pn, pworst, (pn && pm == pn ? "met" : "NOT met")
 	printf "| DMB claim + zero p50 below one CPU copying the migrated bytes | %d of %d cells; worst ratio %.2f | %s |\n", qm, qn, qworst, (qn && qm == qn ? "met" : "NOT met")
 	printf "| DMB claim p50 and p99 <= 3x the memcpy floor of the migrated bytes | %d of %d cells; worst p99 ratio %.2f | %s |\n", fm, fn, fworst, (fn && fm == fn ? "met" : "NOT met")
-	printf "| idle DMB >= 99%% used by user pages under pressure (80, 95%% workloads) | lowest %s%% | %s |\n", rmin, (rn && rok == rn ? "met" : "NOT met")
-	printf "| idle CMA inside a DMB >= 99%% used by user pages under pressure (80, 95%% workloads), as a DMB | lowest %s%% | %s |\n", (cdn ? cdmin : "n/a"), (cdn && cdok == cdn ? "met" : "NOT met")
+	printf "| idle DMB >= 99%% used by user pages under pressure (80, 95%% workloads; the other block listed first) | lowest %s%% | %s |\n", (rn ? rmin : "n/a"), (rn && rok == rn ? "met" : "NOT met")
+	printf "| idle CMA inside a DMB >= 99%% used by user pages under pressure (80, 95%% workloads; the DMB listed first), as a DMB | lowest %s%% | %s |\n", (cdn ? cdmin : "n/a"), (cdn && cdok == cdn ? "met" : "NOT met")
 	printf "| balance 50+-5%% with a DMB per controller and shuffle | %s%% on DRAM-0 | %s |\n", bval, bal
 }' "$OUT/claim.txt" "$OUT/reuse.txt" "$OUT/balance.txt" > "$OUT/targets.md"
 
@@ -415,7 +435,9 @@ if command -v gnuplot > /dev/null; then
 	set title "Idle regions used by user pages"
 	set xlabel "workload, % of available memory"
 	set ylabel "% of the region holding user pages"
-	plot "$OUT/reuse.dat" using 2:xtic(1) title "DMB", "" using 3 title "CMA", "" using 5 title "CMA inside a DMB", "" using 4 title "carve-out"
+	set key below maxrows 2 width -2
+	plot "$OUT/reuse.dat" using 2:xtic(1) title "DMB (listed second)", "" using 7 title "CMA inside a DMB (listed second)", "" using 6 title "DMB (listed first)", "" using 5 title "CMA inside a DMB (listed first)", "" using 3 title "CMA", "" using 4 title "carve-out"
+	set key default
 	set output "$OUT/balance.png"
 	set title "Where a user workload lands"
 	set xtics rotate by -20
@@ -501,7 +523,7 @@ grep '^| [0-9]' "$OUT/parallel.md" |
 	sed 's/  */ /g'
 grep '^| [at]' "$OUT/tlb.md" | awk -F'|' '{ printf "claim per migrated MiB, %s: every CPU %s ms, one CPU %s ms (x%s)\n", $2, $4, $5, $6 }' | sed 's/  */ /g'
 echo
-grep '^| [0-9]' "$OUT/reuse.md" | awk -F'|' '{ printf "reuse at %s%%: DMB %s%%, CMA %s%%, CMA inside a DMB %s%%, carve-out %s%%\n", $2 + 0, $4 + 0, $5 + 0, $6 + 0, $7 + 0 }'
+grep '^| [CD]' "$OUT/reuse.md" | awk -F'|' '{ sub(/^ */, "", $2); sub(/ *$/, "", $2); printf "reuse at %s%%, %s listed first: DMB %s%%, CMA %s%%, CMA inside a DMB %s%%, carve-out %s%%\n", $3 + 0, $2, $5 + 0, $6 + 0, $7 + 0, $8 + 0 }'
 grep '^| [a-zA-Z]' "$OUT/balance.md" | grep -v configuration |
 	awk -F'|' '{ gsub(/ /, ""); printf "balance %-20s shuffle=%s: DRAM-0 %5.1f%%, DRAM-1 %5.1f%%\n", $2, $3, $5, $6 }'
 sed -n 's/^| \(6\.12.*\) | \([0-9]*\) | \([0-9.]*\) | \([0-9]*\) |.*/boot: \1: \3 ms to \/init (median of \2), MemTotal \4 kB/p' "$OUT/boot.md"
@@ -547,7 +569,9 @@ has "the parallel-migration table" "$OUT/parallel.md" '^\| [0-9]+ \| [0-9]+ \| [
 has "a traced CMA claim" "$OUT/claim.txt" '^trace region=cma .*start_to_migrated_ms=[0-9]'
 has "a traced CMA-inside-a-DMB claim" "$OUT/claim.txt" '^trace region=cmadmb .*start_to_migrated_ms=[0-9]'
 for l in $(echo "$LEVELS" | tr ',' ' '); do
-	has "reuse at $l%" "$OUT/reuse.txt" "^reuse level=$l .*dmb_pct=[0-9.]+ .*cma_pct=[0-9.]+ .*carveout_pct=[0-9.]+ .*cmadmb_pct=[0-9.]+"
+	for b in cmadmb dmb; do
+		has "reuse at $l%, $b listed first" "$OUT/reuse.txt" "^reuse first=$b level=$l .*dmb_pct=[0-9.]+ .*cma_pct=[0-9.]+ .*carveout_pct=[0-9.]+ .*cmadmb_pct=[0-9.]+"
+	done
 done
 for c in none movablecore=512M DMB-per-controller; do
 	for sh in N Y; do
