@@ -10,8 +10,9 @@
 #             region user pages use under fixed workloads
 #   tlb       bench board: a DMB claim on every CPU and on one, with the
 #             blocks full of mapped anonymous pages, of unmapped page
-#             cache or of THPs (parallel migration with and without TLB
-#             shootdowns; base pages against huge ones)
+#             cache, of THPs or of 2 MiB page-cache folios (parallel
+#             migration with and without TLB shootdowns; base pages
+#             against huge ones)
 #   balance   2 GiB board x {no parameter, movablecore=512M, one DMB per
 #             controller} x {page_alloc.shuffle off, on}: where a user
 #             workload's pages land
@@ -249,11 +250,12 @@ function ratio(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "n/a" }
 END {
 	print "| pages in the blocks | claims of " size " MiB, each way | every CPU ms per migrated MiB, p50 | one CPU | one CPU / every CPU | moved as huge pages % |"
 	print "|---|---:|---:|---:|---:|---:|"
-	split("mapped unmapped thp", kinds, " ")
+	split("mapped unmapped thp pcthp", kinds, " ")
 	d["mapped"] = "anonymous, mapped (a TLB invalidation per page moved)"
 	d["unmapped"] = "tmpfs page cache, never mapped (none)"
 	d["thp"] = "anonymous transparent huge pages (one per 2 MiB)"
-	for (i = 1; i <= 3; i++) {
+	d["pcthp"] = "large page-cache folios (tmpfs huge=always, 2 MiB), never mapped"
+	for (i = 1; i <= 4; i++) {
 		k = kinds[i]
 		printf "| %s | %s | %s | %s | %s | %s |\n", d[k], n[k, "every"], v[k, "every"], v[k, "one"], ratio(v[k, "one"], v[k, "every"]), t[k, "every"]
 	}
@@ -521,7 +523,7 @@ echo
 grep '^| [0-9]' "$OUT/parallel.md" |
 	awk -F'|' '{ printf "%3d MiB @%3d%%: DMB every CPU %s ms, one CPU %s ms, CMA %s ms (p50 / p99) | DMB/CMA %s | one CPU/every CPU %s | DMB/one-CPU floor %s\n", $2, $3, $4, $5, $6, $7, $10, $13 }' |
 	sed 's/  */ /g'
-grep '^| [at]' "$OUT/tlb.md" | awk -F'|' '{ printf "claim per migrated MiB, %s: every CPU %s ms, one CPU %s ms (x%s)\n", $2, $4, $5, $6 }' | sed 's/  */ /g'
+grep '^| [atl]' "$OUT/tlb.md" | awk -F'|' '{ printf "claim per migrated MiB, %s: every CPU %s ms, one CPU %s ms (x%s)\n", $2, $4, $5, $6 }' | sed 's/  */ /g'
 echo
 grep '^| [CD]' "$OUT/reuse.md" | awk -F'|' '{ sub(/^ */, "", $2); sub(/ *$/, "", $2); printf "reuse at %s%%, %s listed first: DMB %s%%, CMA %s%%, CMA inside a DMB %s%%, carve-out %s%%\n", $3 + 0, $2, $5 + 0, $6 + 0, $7 + 0, $8 + 0 }'
 grep '^| [a-zA-Z]' "$OUT/balance.md" | grep -v configuration |
@@ -560,7 +562,7 @@ done
 has "the memcpy floor" "$OUT/claim.txt" '^floor copy_mb_s=[1-9]'
 has "a traced DMB claim" "$OUT/claim.txt" '^trace region=dmb .*start_to_migrated_ms=[0-9]'
 has "the traced DMB claim's chunks" "$OUT/claim.txt" '^trace region=dmb .*chunks=[1-9][0-9]* chunk_cpus=[1-9]'
-for k in mapped unmapped thp; do
+for k in mapped unmapped thp pcthp; do
 	for c in every one; do
 		has "a $k claim on $c CPU" "$OUT/tlb.txt" "^tlb kind=$k cpus=$c .* n=[1-9].*ms_per_mib_p50=[0-9.]*[1-9]"
 	done
