@@ -5,6 +5,8 @@
 # Boots, all in QEMU on the test kernel unless said otherwise:
 #   claim     bench board: claim latency of each region by size and
 #             occupancy, and the memory-speed floor (tests/guest/bench.c)
+#   claim-smp1  the same claims in a boot with one vCPU: scaling from
+#             one vCPU to two
 #   reuse     bench board, fresh, and the same board with its two movable
 #             blocks listed the other way round: how much of each idle
 #             region user pages use under fixed workloads
@@ -86,6 +88,10 @@ scenario() {
 
 scenario claim bench-2g test "" \
 	"bench --part=claim --sizes=$SIZES --occ=$OCC --reps=$REPS"
+# The same claims on one vCPU: scaling from 1 to 2 vCPUs (issue 13)
+scenario claim-smp1 bench-2g test "" \
+	"bench --part=claim --sizes=$SIZES --occ=$OCC --reps=$REPS"
+echo "cpus: 1" >> "$OUT/scn/bench-$size-claim-smp1.scn"
 # Reuse on the bench board and with its two movable blocks listed the
 # other way round: the block listed first keeps ZONE_MOVABLE's free pages.
 scenario reuse bench-2g test "" "bench --part=reuse --levels=$LEVELS --first=cmadmb"
@@ -199,6 +205,38 @@ END {
 	hdr = "| size MiB | carve-out (no user pages, never migrates) |\n|---:|---|"
 	for (s in carve) { if (hdr) print hdr > "'"$OUT"'/carve.md"; hdr = ""; print carve[s] > "'"$OUT"'/carve.md" }
 }' "$OUT/claim.txt" > "$OUT/claim.md"
+
+# Scaling from one vCPU to two (issue 13): the same claims in a -smp 1
+# boot and in the -smp 2 boot above, claim + zero.
+cat "$OUT"/bench-"$size"-claim-smp1.txt > "$OUT/claim-smp1.txt" 2>/dev/null || : > "$OUT/claim-smp1.txt"
+awk "$AWK_KV"'
+$1 == "claim" {
+	b = FILENAME ~ /smp1/ ? 1 : 2
+	k = kv("size_mb") " " kv("occ_target"); r = kv("region")
+	if (b == 2 && r == "dmb") keys[++n] = k
+	ok[b, r, k] = kv("n") + 0; occ[b, r, k] = kv("occ") + 0
+	t50[b, r, k] = kv("total_p50_us") / 1000; t99[b, r, k] = kv("total_p99_us") / 1000
+}
+function ratio(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "n/a" }
+function pp(b, r, k) { return ok[b, r, k] ? sprintf("%.1f / %.1f", t50[b, r, k], t99[b, r, k]) : "n/a" }
+BEGIN {
+	print "| size MiB | occupancy target % | DMB reached % (1 / 2 vCPUs) | DMB, 1 vCPU ms p50 / p99 | DMB, 2 vCPUs | 1 / 2 vCPUs p50 | CMA, 1 vCPU | CMA, 2 vCPUs | DMB / CMA p50, 1 vCPU | 2 vCPUs |"
+	print "|---:|---:|---|---|---|---:|---|---|---:|---:|"
+}
+END {
+	for (i = 1; i <= n; i++) {
+		k = keys[i]; split(k, sz, " ")
+		g = ok[1, "dmb", k] && ok[2, "dmb", k]
+		printf "| %s | %s | %s / %s | %s | %s | %s | %s | %s | %s | %s |\n", sz[1], sz[2],
+			occ[1, "dmb", k], occ[2, "dmb", k], pp(1, "dmb", k), pp(2, "dmb", k),
+			(g ? ratio(t50[1, "dmb", k], t50[2, "dmb", k]) : "n/a"),
+			pp(1, "cma", k), pp(2, "cma", k),
+			(ok[1, "dmb", k] && ok[1, "cma", k] ? ratio(t50[1, "dmb", k], t50[1, "cma", k]) : "n/a"),
+			(ok[2, "dmb", k] && ok[2, "cma", k] ? ratio(t50[2, "dmb", k], t50[2, "cma", k]) : "n/a")
+		if (g)
+			printf "%sMiB,%s%% %.2f %.2f %.2f %.2f\n", sz[1], sz[2], t50[1, "dmb", k], t50[2, "dmb", k], t50[1, "cma", k], t50[2, "cma", k] > "'"$OUT"'/scaling.dat"
+	}
+}' "$OUT/claim.txt" "$OUT/claim-smp1.txt" > "$OUT/scaling.md"
 
 # Parallel migration (issue 13): the DMB claimed as configured (chunks
 # migrated on every online CPU) and on one CPU (dmb_alloc claim_cpus=1,
@@ -440,6 +478,14 @@ if command -v gnuplot > /dev/null; then
 	set key below maxrows 2 width -2
 	plot "$OUT/reuse.dat" using 2:xtic(1) title "DMB (listed second)", "" using 7 title "CMA inside a DMB (listed second)", "" using 6 title "DMB (listed first)", "" using 5 title "CMA inside a DMB (listed first)", "" using 3 title "CMA", "" using 4 title "carve-out"
 	set key default
+	set output "$OUT/scaling.png"
+	set title "Claim + zero p50 on 1 and 2 vCPUs (-smp 1, -smp 2 boots)"
+	set xlabel "claim size, occupancy target"
+	set ylabel "ms"
+	set yrange [0:*]
+	set key top left
+	plot "$OUT/scaling.dat" using 2:xtic(1) title "DMB, 1 vCPU", "" using 3 title "DMB, 2 vCPUs", "" using 4 title "CMA, 1 vCPU", "" using 5 title "CMA, 2 vCPUs"
+	set yrange [0:105]
 	set output "$OUT/balance.png"
 	set title "Where a user workload lands"
 	set xtics rotate by -20
@@ -470,6 +516,10 @@ fi
 	echo "## Parallel migration: every CPU, one CPU, CMA (claim + zero)"
 	echo
 	cat "$OUT/parallel.md"
+	echo
+	echo "## Scaling from one vCPU to two (-smp 1 and -smp 2 boots, claim + zero)"
+	echo
+	cat "$OUT/scaling.md"
 	echo
 	echo "## Parallel migration with and without TLB shootdowns"
 	echo
@@ -523,6 +573,9 @@ echo
 grep '^| [0-9]' "$OUT/parallel.md" |
 	awk -F'|' '{ printf "%3d MiB @%3d%%: DMB every CPU %s ms, one CPU %s ms, CMA %s ms (p50 / p99) | DMB/CMA %s | one CPU/every CPU %s | DMB/one-CPU floor %s\n", $2, $3, $4, $5, $6, $7, $10, $13 }' |
 	sed 's/  */ /g'
+grep '^| [0-9]' "$OUT/scaling.md" |
+	awk -F'|' '{ printf "%3d MiB @%3d%%: DMB 1 vCPU %s ms, 2 vCPUs %s ms (p50 / p99) | 1/2 vCPUs %s | DMB/CMA 1 vCPU %s, 2 vCPUs %s\n", $2, $3, $5, $6, $7, $10, $11 }' |
+	sed 's/  */ /g'
 grep '^| [atl]' "$OUT/tlb.md" | awk -F'|' '{ printf "claim per migrated MiB, %s: every CPU %s ms, one CPU %s ms (x%s)\n", $2, $4, $5, $6 }' | sed 's/  */ /g'
 echo
 grep '^| [CD]' "$OUT/reuse.md" | awk -F'|' '{ sub(/^ */, "", $2); sub(/ *$/, "", $2); printf "reuse at %s%%, %s listed first: DMB %s%%, CMA %s%%, CMA inside a DMB %s%%, carve-out %s%%\n", $3 + 0, $2, $5 + 0, $6 + 0, $7 + 0, $8 + 0 }'
@@ -567,6 +620,7 @@ for k in mapped unmapped thp pcthp; do
 		has "a $k claim on $c CPU" "$OUT/tlb.txt" "^tlb kind=$k cpus=$c .* n=[1-9].*ms_per_mib_p50=[0-9.]*[1-9]"
 	done
 done
+has "the 1 to 2 vCPU scaling table" "$OUT/scaling.md" '^\| [0-9]+ \| [0-9]+ \| [0-9.]+ / [0-9.]+ \| [0-9.]+ / [0-9.]+ \| [0-9.]+ / [0-9.]+ \| [0-9.]+ \|'
 has "the parallel-migration table" "$OUT/parallel.md" '^\| [0-9]+ \| [0-9]+ \| [0-9.]+ / [0-9.]+ \| [0-9.]+ / '
 has "a traced CMA claim" "$OUT/claim.txt" '^trace region=cma .*start_to_migrated_ms=[0-9]'
 has "a traced CMA-inside-a-DMB claim" "$OUT/claim.txt" '^trace region=cmadmb .*start_to_migrated_ms=[0-9]'
@@ -586,7 +640,7 @@ if [ -n "$unpatched" ]; then
 	has "zone layout comparison" "$OUT/boot.md" '^Zone layout .*(identical|DIFFERS)'
 fi
 has "the targets table" "$OUT/targets.md" 'memcpy floor'
-for p in reuse balance $(for s in $(echo "$SIZES" | tr ',' ' '); do echo "claim-$(( $(echo "$s" | tr -d 'M') ))"; done); do
+for p in reuse balance scaling $(for s in $(echo "$SIZES" | tr ',' ' '); do echo "claim-$(( $(echo "$s" | tr -d 'M') ))"; done); do
 	has "plot $p.png" "$OUT/$p.png" 'PNG'
 done
 if [ -z "$failed_boots" ]; then
