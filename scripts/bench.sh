@@ -211,7 +211,7 @@ END {
 cat "$OUT"/bench-"$size"-claim-smp1.txt > "$OUT/claim-smp1.txt" 2>/dev/null || : > "$OUT/claim-smp1.txt"
 awk "$AWK_KV"'
 $1 == "claim" {
-	b = FILENAME ~ /smp1/ ? 1 : 2
+	b = FILENAME ~ /\/claim-smp1\.txt$/ ? 1 : 2
 	k = kv("size_mb") " " kv("occ_target"); r = kv("region")
 	if (b == 2 && r == "dmb") keys[++n] = k
 	ok[b, r, k] = kv("n") + 0; occ[b, r, k] = kv("occ") + 0
@@ -303,23 +303,25 @@ cat "$OUT"/bench-"$size"-reuse.txt "$OUT"/bench-"$size"-reuse-dmb-first.txt \
 	> "$OUT/reuse.txt" 2>/dev/null || :
 awk "$AWK_KV"'
 BEGIN {
-	print "| block listed first | workload % of available | workload MiB | DMB used by user pages % | CMA % | CMA inside a DMB % | carve-out % | free in the DMB / in CMA inside a DMB kB | of which the workload: DMB % | CMA % | CMA inside a DMB % | ZONE_MOVABLE free kB (low / high watermark) | in per-CPU lists kB |"
-	print "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|"
+	print "| block listed first | workload % of available | workload MiB | DMB used by user pages % | CMA % | CMA inside a DMB % | carve-out % | DMB free kB: buddy (at most) / per-CPU lists (at least) | CMA inside a DMB free kB: buddy / per-CPU | of which the workload: DMB % | CMA % | CMA inside a DMB % | ZONE_MOVABLE free kB (low / high watermark) | ZONE_MOVABLE per-CPU lists kB |"
+	print "|---|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---|---:|"
 }
 $1 == "reuse" {
 	f = kv("first") == "dmb" ? "DMB" : "CMA inside a DMB"
-	printf "| %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s (%s / %s) | %s |\n", f, kv("level"), kv("workload_mb"), kv("dmb_pct"), kv("cma_pct"), kv("cmadmb_pct"), kv("carveout_pct"), kv("dmb_free_kb"), kv("cmadmb_free_kb"), kv("dmb_workload_pct"), kv("cma_workload_pct"), kv("cmadmb_workload_pct"), kv("movable_free_kb"), kv("movable_low_kb"), kv("movable_high_kb"), kv("movable_pcp_kb")
+	printf "| %s | %s | %s | %s | %s | %s | %s | %s / %s | %s / %s | %s | %s | %s | %s (%s / %s) | %s |\n", f, kv("level"), kv("workload_mb"), kv("dmb_pct"), kv("cma_pct"), kv("cmadmb_pct"), kv("carveout_pct"), kv("dmb_buddy_kb"), kv("dmb_pcp_kb"), kv("cmadmb_buddy_kb"), kv("cmadmb_pcp_kb"), kv("dmb_workload_pct"), kv("cma_workload_pct"), kv("cmadmb_workload_pct"), kv("movable_free_kb"), kv("movable_low_kb"), kv("movable_high_kb"), kv("movable_pcp_kb")
 	l = kv("level")
 	if (!(l in seen)) { seen[l] = 1; lv[++n] = l }
 	if (kv("first") == "dmb") { dmb1[l] = kv("dmb_pct"); cd2[l] = kv("cmadmb_pct") }
 	else { dmb2[l] = kv("dmb_pct"); cd1[l] = kv("cmadmb_pct"); cma[l] = kv("cma_pct"); co[l] = kv("carveout_pct") }
 }
+function v(x) { return x == "" ? "?" : x }
 END {
 	# level, DMB listed second, CMA, carve-out, CMA inside a DMB listed
-	# first, DMB listed first, CMA inside a DMB listed second
+	# first, DMB listed first, CMA inside a DMB listed second; "?" where
+	# a boot gave no figure (gnuplot: missing)
 	for (i = 1; i <= n; i++) {
 		l = lv[i]
-		printf "%s %s %s %s %s %s %s\n", l, dmb2[l] + 0, cma[l] + 0, co[l] + 0, cd1[l] + 0, dmb1[l] + 0, cd2[l] + 0 > "'"$OUT"'/reuse.dat"
+		printf "%s %s %s %s %s %s %s\n", l, v(dmb2[l]), v(cma[l]), v(co[l]), v(cd1[l]), v(dmb1[l]), v(cd2[l]) > "'"$OUT"'/reuse.dat"
 	}
 }' "$OUT/reuse.txt" > "$OUT/reuse.md"
 
@@ -374,17 +376,19 @@ $1 == "claim" {
 	c50[r, k] = kv("claim_p50_us") + 0; c99[r, k] = kv("claim_p99_us") + 0
 	if (r == "dmb") keys[++n] = k
 }
-# reuse: each kind of block where it is not the one listed first (that
-# one keeps the free pages of ZONE_MOVABLE)
-$1 == "reuse" && kv("level") + 0 >= 80 && kv("first") == "cmadmb" {
-	rn++
-	if (kv("dmb_pct") + 0 >= 99) rok++
-	if (rn == 1 || kv("dmb_pct") + 0 < rmin) rmin = kv("dmb_pct") + 0
-}
-$1 == "reuse" && kv("level") + 0 >= 80 && kv("first") == "dmb" {
-	cdn++
-	if (kv("cmadmb_pct") + 0 >= 99) cdok++
-	if (cdn == 1 || kv("cmadmb_pct") + 0 < cdmin) cdmin = kv("cmadmb_pct") + 0
+# reuse at the 80 and 95% workloads, in the boot where the block is
+# listed second ("2") and in the one where it is listed first ("1": that
+# block keeps the free pages of ZONE_MOVABLE)
+$1 == "reuse" && kv("level") + 0 >= 80 {
+	l = kv("level"); p = kv("first") == "cmadmb" ? 1 : 2
+	ru["dmb", 3 - p, l] = kv("dmb_pct"); ru["cmadmb", p, l] = kv("cmadmb_pct")
+	# held back: free in the buddy allocator (at most), against the
+	# low watermark of ZONE_MOVABLE (the reserve any zone keeps)
+	lw = kv("movable_low_kb") + 0
+	hb["dmb", 3 - p, l] = kv("dmb_buddy_kb"); hb["cmadmb", p, l] = kv("cmadmb_buddy_kb")
+	wl["dmb", 3 - p, l] = lw; wl["cmadmb", p, l] = lw
+	x = kv("cma_buddy_kb") + 0; if (cmahb == "" || x < cmahb + 0) cmahb = x
+	if (!(l in rseen)) { rseen[l] = 1; rl[++rn] = l }
 }
 $1 == "balance" && kv("label") == "DMB-per-controller" && kv("shuffle") == "Y" {
 	bval = kv("ctrl0_pct") + 0; bal = (bval >= 45 && bval <= 55) ? "met" : "NOT met"
@@ -436,8 +440,46 @@ END {
 	printf "| DMB claim p50 <= 0.6x CMA at equal occupancy, chunks on every CPU (%s vCPUs; cells with user pages) | %d of %d cells; worst p50 ratio %.2f | %s |\n", cpus, pm, pn, pworst, (pn && pm == pn ? "met" : "NOT met")
 	printf "| DMB claim + zero p50 below one CPU copying the migrated bytes | %d of %d cells; worst ratio %.2f | %s |\n", qm, qn, qworst, (qn && qm == qn ? "met" : "NOT met")
 	printf "| DMB claim p50 and p99 <= 3x the memcpy floor of the migrated bytes | %d of %d cells; worst p99 ratio %.2f | %s |\n", fm, fn, fworst, (fn && fm == fn ? "met" : "NOT met")
-	printf "| idle DMB >= 99%% used by user pages under pressure (80, 95%% workloads; the other block listed first) | lowest %s%% | %s |\n", (rn ? rmin : "n/a"), (rn && rok == rn ? "met" : "NOT met")
-	printf "| idle CMA inside a DMB >= 99%% used by user pages under pressure (80, 95%% workloads; the DMB listed first), as a DMB | lowest %s%% | %s |\n", (cdn ? cdmin : "n/a"), (cdn && cdok == cdn ? "met" : "NOT met")
+	for (pos = 1; pos <= 2; pos++)
+		for (t = 1; t <= 2; t++) {
+			r = t == 1 ? "dmb" : "cmadmb"; m[r, pos] = ""; c = 0
+			for (i = 1; i <= rn; i++) {
+				if (!((r, pos, rl[i]) in ru) || ru[r, pos, rl[i]] == "") { c = -1; break }
+				x = ru[r, pos, rl[i]] + 0
+				if (m[r, pos] == "" || x < m[r, pos]) m[r, pos] = x
+			}
+			ok2[r, pos] = c == 0 && rn > 0
+		}
+	gap = -1; gn = 0
+	for (pos = 1; pos <= 2; pos++)
+		for (i = 1; i <= rn; i++)
+			if (ru["dmb", pos, rl[i]] != "" && ru["cmadmb", pos, rl[i]] != "") {
+				d = ru["dmb", pos, rl[i]] - ru["cmadmb", pos, rl[i]]; if (d < 0) d = -d
+				if (d > gap) gap = d
+				gn++
+			}
+	for (pos = 2; pos >= 1; pos--)
+		for (t = 1; t <= 2; t++) {
+			r = t == 1 ? "dmb" : "cmadmb"
+			printf "| idle %s >= 99%% used by user pages under pressure (80, 95%% workloads), listed %s%s | %s | %s |\n", (r == "dmb" ? "DMB" : "CMA inside a DMB"), (pos == 2 ? "second" : "first"), (pos == 1 ? ", so holding ZONE_MOVABLE'"'"'s free pages" : ""), (ok2[r, pos] ? "lowest " m[r, pos] "%" : "no figure"), (ok2[r, pos] && m[r, pos] >= 99 ? "met" : "NOT met")
+		}
+	# what the allocator holds back: the pages of an idle block free in its
+	# buddy lists, against the low watermark of the zone (the rest of
+	# what user pages do not use is on per-CPU lists, handed out next);
+	# plain CMA for contrast
+	for (t = 1; t <= 2; t++) {
+		r = t == 1 ? "dmb" : "cmadmb"; hmax[r] = ""; hn = 0; hok[r] = 1
+		for (pos = 1; pos <= 2; pos++)
+			for (i = 1; i <= rn; i++)
+				if (hb[r, pos, rl[i]] != "") {
+					hn++; x = hb[r, pos, rl[i]] + 0
+					if (x > wl[r, pos, rl[i]]) hok[r] = 0
+					if (hmax[r] == "" || x > hmax[r]) { hmax[r] = x; hlw[r] = wl[r, pos, rl[i]] }
+				}
+		if (hn != 2 * rn || !hn) hok[r] = 0
+	}
+	printf "| idle CMA inside a DMB, as the DMB, holds back no more free pages than the low watermark of ZONE_MOVABLE (80, 95%% workloads, both positions; plain CMA holds back at least %s kB) | CMA inside a DMB at most %s kB, DMB at most %s kB (low watermark %s kB) | %s |\n", (cmahb == "" ? "n/a" : cmahb), (hmax["cmadmb"] == "" ? "n/a" : hmax["cmadmb"]), (hmax["dmb"] == "" ? "n/a" : hmax["dmb"]), (hlw["cmadmb"] == "" ? "n/a" : hlw["cmadmb"]), (hok["cmadmb"] && hok["dmb"] ? "met" : "NOT met")
+	printf "| CMA inside a DMB against the DMB in the same position, user pages (80, 95%% workloads, both positions) | %s | info |\n", (gn ? sprintf("largest gap %.1f points in %d pairs", gap, gn) : "no figure")
 	printf "| balance 50+-5%% with a DMB per controller and shuffle | %s%% on DRAM-0 | %s |\n", bval, bal
 }' "$OUT/claim.txt" "$OUT/reuse.txt" "$OUT/balance.txt" > "$OUT/targets.md"
 
@@ -464,35 +506,36 @@ if command -v gnuplot > /dev/null; then
 		     "$d" using 1:10 with lines lw 2 title "memcpy floor of the migrated bytes"
 		EOF
 	done
-	gnuplot >> "$OUT/gnuplot.err" 2>&1 <<-EOF || true
-	set terminal pngcairo size 800,500
-	set style data histogram
-	set style histogram cluster gap 1
-	set style fill solid border -1
-	set yrange [0:105]
-	set grid y
-	set output "$OUT/reuse.png"
-	set title "Idle regions used by user pages"
-	set xlabel "workload, % of available memory"
-	set ylabel "% of the region holding user pages"
-	set key below maxrows 2 width -2
-	plot "$OUT/reuse.dat" using 2:xtic(1) title "DMB (listed second)", "" using 7 title "CMA inside a DMB (listed second)", "" using 6 title "DMB (listed first)", "" using 5 title "CMA inside a DMB (listed first)", "" using 3 title "CMA", "" using 4 title "carve-out"
-	set key default
-	set output "$OUT/scaling.png"
-	set title "Claim + zero p50 on 1 and 2 vCPUs (-smp 1, -smp 2 boots)"
-	set xlabel "claim size, occupancy target"
-	set ylabel "ms"
-	set yrange [0:*]
-	set key top left
-	plot "$OUT/scaling.dat" using 2:xtic(1) title "DMB, 1 vCPU", "" using 3 title "DMB, 2 vCPUs", "" using 4 title "CMA, 1 vCPU", "" using 5 title "CMA, 2 vCPUs"
-	set yrange [0:105]
-	set output "$OUT/balance.png"
-	set title "Where a user workload lands"
-	set xtics rotate by -20
-	set xlabel ""
-	set ylabel "% of the workload's pages"
-	plot "$OUT/balance.dat" using 2:xtic(1) title "DRAM-0", "" using 3 title "DRAM-1"
-	EOF
+	# histograms, one gnuplot each: a missing table leaves its plot out
+	hist() {	# hist <name> <title> <xlabel> <ylabel> <yrange> <key> <plot>
+		[ -s "$OUT/$1.dat" ] || return 0
+		gnuplot >> "$OUT/gnuplot.err" 2>&1 <<-EOF || true
+		set terminal pngcairo size 800,500
+		set datafile missing "?"
+		set style data histogram
+		set style histogram cluster gap 1
+		set style fill solid border -1
+		set grid y
+		set output "$OUT/$1.png"
+		set title "$2"
+		set xlabel "$3"
+		set ylabel "$4"
+		set yrange $5
+		set key $6
+		set xtics rotate by -20
+		plot "$OUT/$1.dat" $7
+		EOF
+	}
+	hist reuse "Idle regions used by user pages" \
+		"workload, % of available memory" "% of the region holding user pages" \
+		"[0:105]" "below maxrows 2 width -2" \
+		'using 2:xtic(1) title "DMB (listed second)", "" using 7 title "CMA inside a DMB (listed second)", "" using 6 title "DMB (listed first)", "" using 5 title "CMA inside a DMB (listed first)", "" using 3 title "CMA", "" using 4 title "carve-out"'
+	hist scaling "Claim + zero p50 on 1 and 2 vCPUs (-smp 1, -smp 2 boots)" \
+		"claim size, occupancy target" "ms" "[0:*]" "top left" \
+		'using 2:xtic(1) title "DMB, 1 vCPU", "" using 3 title "DMB, 2 vCPUs", "" using 4 title "CMA, 1 vCPU", "" using 5 title "CMA, 2 vCPUs"'
+	hist balance "Where a user workload lands" "" "% of the workload's pages" \
+		"[0:105]" "top right" \
+		'using 2:xtic(1) title "DRAM-0", "" using 3 title "DRAM-1"'
 fi
 
 {

@@ -642,19 +642,25 @@ static void part_claim(int argc, char **argv)
 }
 
 /*
- * Pages of region @r on the LRU lists, anonymous or page cache, whoever
- * owns them, and in @buddy those free in the buddy allocator:
- * /proc/kpageflags.  -1 if it cannot be read.
+ * Where the pages of region @r are, from /proc/kpageflags: user pages on
+ * the LRU lists (anonymous or page cache, whoever owns them; returned),
+ * in @buddy those free in the buddy allocator and in @idle those with no
+ * flag at all (free: on a per-CPU list, or the tail of a free buddy
+ * block).  kpageflags marks only the head of a free block, so a head's
+ * block is taken to run over the flagless pages after it, as far as the
+ * head's alignment allows (order 10 at most): @buddy is an upper bound,
+ * and @idle - @buddy (per-CPU lists) a lower one.  -1 if unreadable.
  */
-static long region_lru_pages(int r, long *buddy)
+static long region_pages(int r, long *buddy, long *idle)
 {
 	uint64_t first = reg[r].base / page_size(), n = reg[r].size / page_size();
 	static uint64_t fl[4096];
+	uint64_t done, i, block_end = 0;
 	long lru = 0;
-	uint64_t done, i;
 	int fd = open("/proc/kpageflags", O_RDONLY);
 
 	*buddy = 0;
+	*idle = 0;
 	if (fd < 0)
 		return -1;
 	for (done = 0; done < n; done += 4096) {
@@ -665,8 +671,24 @@ static long region_lru_pages(int r, long *buddy)
 			return -1;
 		}
 		for (i = 0; i < want; i++) {
+			uint64_t pfn = first + done + i;
+
 			lru += (fl[i] >> 5) & 1;	/* KPF_LRU */
-			*buddy += (fl[i] >> 10) & 1;	/* KPF_BUDDY */
+			if ((fl[i] >> 10) & 1) {	/* KPF_BUDDY */
+				uint64_t a = 1;
+
+				while (a < 1024 && !(pfn & a))
+					a <<= 1;
+				block_end = pfn + a;
+				(*buddy)++;
+				(*idle)++;
+			} else if (!fl[i]) {
+				(*idle)++;
+				if (pfn < block_end)
+					(*buddy)++;
+			} else {
+				block_end = 0;
+			}
 		}
 	}
 	close(fd);
@@ -690,28 +712,31 @@ static void part_reuse(int argc, char **argv)
 	for (l = 0; l < n; l++) {
 		long want = avail_kb * levels[l] / 100 / ps_kb;
 		long per[NR_REGIONS + 1];
-		char shares[512];
+		char shares[768];
 		int len = 0;
 
 		while ((long)nchunks * CHUNK_PAGES < want && !chunk_add())
 			;
 		chunks_count(per);
 		for (r = 0; r < NR_REGIONS; r++) {
-			long lru, buddy;
+			long lru, buddy, idle;
 
 			if (!reg[r].size)
 				continue;
-			lru = region_lru_pages(r, &buddy);
+			lru = region_pages(r, &buddy, &idle);
 
 			/*
 			 * user pages of any owner, the workload's own, and
-			 * the region's pages free in the buddy allocator
+			 * the region's free pages: in the buddy allocator (at
+			 * most) and on per-CPU lists (at least)
 			 */
 			len += snprintf(shares + len, sizeof(shares) - len,
-					" %s_pct=%.1f %s_workload_pct=%.1f %s_free_kb=%ld",
+					" %s_pct=%.1f %s_workload_pct=%.1f %s_buddy_kb=%ld %s_buddy_pct=%.2f %s_pcp_kb=%ld",
 					rname[r], 100.0 * lru * page_size() / reg[r].size,
 					rname[r], 100.0 * per[r] * page_size() / reg[r].size,
-					rname[r], buddy * ps_kb);
+					rname[r], buddy * ps_kb,
+					rname[r], 100.0 * buddy * page_size() / reg[r].size,
+					rname[r], (idle - buddy) * ps_kb);
 			t_result(lru >= 0, "user pages of %s counted", rname[r]);
 		}
 		/*
@@ -749,12 +774,23 @@ static long long vmstat_val(const char *name)
 /* the same in 2 MiB page-cache folios: tmpfs with huge=always */
 #define PC_HUGE_DIR "/mnt/bench-pc-huge"
 
+/*
+ * A page of pc_fill()'s file: its page index in the first 8 bytes, the
+ * rest a byte of it, so that a page moved to the wrong place shows.
+ */
+static void pc_page(char *p, uint64_t index)
+{
+	memset(p, (int)(index * 7 + 1), page_size());
+	memcpy(p, &index, sizeof(index));
+}
+
 /* @mb MiB of page cache in a tmpfs file in @dir, written and never mapped */
 static void pc_fill(const char *dir, long mb)
 {
 	static char buf[1 << 20];
+	long ppm = (1 << 20) / page_size();
 	char path[64];
-	long i;
+	long i, j;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/fill", dir);
@@ -762,7 +798,8 @@ static void pc_fill(const char *dir, long mb)
 	if (fd < 0)
 		t_bail("cannot create %s: %s", path, strerror(errno));
 	for (i = 0; i < mb; i++) {
-		memset(buf, (int)i, sizeof(buf));
+		for (j = 0; j < ppm; j++)
+			pc_page(buf + j * page_size(), i * ppm + j);
 		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
 			t_bail("writing %s: %s", path, strerror(errno));
 	}
@@ -773,9 +810,9 @@ static void pc_fill(const char *dir, long mb)
 static long pc_check_free(const char *dir, long mb)
 {
 	static char buf[1 << 20], want[1 << 20];
+	long ppm = (1 << 20) / page_size();
 	char path[64];
-	long i, bad = 0;
-	size_t j;
+	long i, j, bad = 0;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/fill", dir);
@@ -785,9 +822,10 @@ static long pc_check_free(const char *dir, long mb)
 	for (i = 0; i < mb; i++) {
 		if (read(fd, buf, sizeof(buf)) != sizeof(buf))
 			t_bail("reading %s: %s", path, strerror(errno));
-		memset(want, (int)i, sizeof(want));
-		for (j = 0; j < sizeof(buf); j += page_size())
-			bad += !!memcmp(buf + j, want + j, page_size());
+		for (j = 0; j < ppm; j++) {
+			pc_page(want, i * ppm + j);
+			bad += !!memcmp(buf + j * page_size(), want, page_size());
+		}
 	}
 	close(fd);
 	unlink(path);
