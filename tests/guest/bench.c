@@ -644,18 +644,15 @@ static void part_claim(int argc, char **argv)
 /*
  * Where the pages of region @r are, from /proc/kpageflags: user pages on
  * the LRU lists (anonymous or page cache, whoever owns them; returned),
- * in @buddy those free in the buddy allocator and in @idle those with no
- * flag at all (free: on a per-CPU list, or the tail of a free buddy
- * block).  kpageflags marks only the head of a free block, so a head's
- * block is taken to run over the flagless pages after it, as far as the
- * head's alignment allows (order 10 at most): @buddy is an upper bound,
- * and @idle - @buddy (per-CPU lists) a lower one.  -1 if unreadable.
+ * in @buddy those free in the buddy allocator (6.12 marks every page of
+ * a free block KPF_BUDDY) and in @idle those with no flag at all: in an
+ * idle region, free pages on a per-CPU list.  -1 if it cannot be read.
  */
 static long region_pages(int r, long *buddy, long *idle)
 {
 	uint64_t first = reg[r].base / page_size(), n = reg[r].size / page_size();
 	static uint64_t fl[4096];
-	uint64_t done, i, block_end = 0;
+	uint64_t done, i;
 	long lru = 0;
 	int fd = open("/proc/kpageflags", O_RDONLY);
 
@@ -671,24 +668,9 @@ static long region_pages(int r, long *buddy, long *idle)
 			return -1;
 		}
 		for (i = 0; i < want; i++) {
-			uint64_t pfn = first + done + i;
-
 			lru += (fl[i] >> 5) & 1;	/* KPF_LRU */
-			if ((fl[i] >> 10) & 1) {	/* KPF_BUDDY */
-				uint64_t a = 1;
-
-				while (a < 1024 && !(pfn & a))
-					a <<= 1;
-				block_end = pfn + a;
-				(*buddy)++;
-				(*idle)++;
-			} else if (!fl[i]) {
-				(*idle)++;
-				if (pfn < block_end)
-					(*buddy)++;
-			} else {
-				block_end = 0;
-			}
+			*buddy += (fl[i] >> 10) & 1;	/* KPF_BUDDY */
+			*idle += !fl[i];
 		}
 	}
 	close(fd);
@@ -727,8 +709,8 @@ static void part_reuse(int argc, char **argv)
 
 			/*
 			 * user pages of any owner, the workload's own, and
-			 * the region's free pages: in the buddy allocator (at
-			 * most) and on per-CPU lists (at least)
+			 * the region's free pages: in the buddy allocator and
+			 * on per-CPU lists
 			 */
 			len += snprintf(shares + len, sizeof(shares) - len,
 					" %s_pct=%.1f %s_workload_pct=%.1f %s_buddy_kb=%ld %s_buddy_pct=%.2f %s_pcp_kb=%ld",
@@ -736,7 +718,7 @@ static void part_reuse(int argc, char **argv)
 					rname[r], 100.0 * per[r] * page_size() / reg[r].size,
 					rname[r], buddy * ps_kb,
 					rname[r], 100.0 * buddy * page_size() / reg[r].size,
-					rname[r], (idle - buddy) * ps_kb);
+					rname[r], idle * ps_kb);
 			t_result(lru >= 0, "user pages of %s counted", rname[r]);
 		}
 		/*
