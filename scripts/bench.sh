@@ -384,11 +384,9 @@ $1 == "claim" {
 $1 == "reuse" && kv("level") + 0 >= 80 {
 	l = kv("level"); p = kv("first") == "cmadmb" ? 1 : 2
 	ru["dmb", 3 - p, l] = kv("dmb_pct"); ru["cmadmb", p, l] = kv("cmadmb_pct")
-	# held back: free in the buddy allocator (at most), against the
-	# low watermark of ZONE_MOVABLE (the reserve any zone keeps)
-	lw = kv("movable_low_kb") + 0; lwm = lw
+	# held back: free in the buddy allocator; the low watermark of the zone
+	lwm = kv("movable_low_kb")
 	hb["dmb", 3 - p, l] = kv("dmb_buddy_kb"); hb["cmadmb", p, l] = kv("cmadmb_buddy_kb")
-	wl["dmb", 3 - p, l] = lw; wl["cmadmb", p, l] = lw
 	x = kv("cma_buddy_kb"); if (x != "" && (cmahb == "" || x + 0 < cmahb + 0)) cmahb = x + 0
 	if (!(l in rseen)) { rseen[l] = 1; rl[++rn] = l }
 }
@@ -471,19 +469,16 @@ END {
 			printf "| idle %s >= 99%% used by user pages under pressure (80, 95%% workloads), listed %s%s | %s | %s |\n", (r == "dmb" ? "DMB" : "CMA inside a DMB"), (pos == 2 ? "second" : "first"), (pos == 1 ? " (it gets most of the free pages of ZONE_MOVABLE)" : ""), (ok2[r, pos] ? "lowest " m[r, pos] "%" : "no figure"), (ok2[r, pos] && m[r, pos] >= 99 ? "met" : "NOT met")
 		}
 	# what the allocator holds back: the pages of an idle block free in its
-	# buddy lists, against the low watermark of the zone (the rest of
-	# what user pages do not use is on per-CPU lists, handed out next);
-	# plain CMA for contrast
+	# buddy lists (the rest of what user pages do not use is on per-CPU
+	# lists, handed out next); plain CMA for contrast
 	for (t = 1; t <= 2; t++) {
-		r = t == 1 ? "dmb" : "cmadmb"; hmax[r] = ""; hn = 0; hok[r] = 1
+		r = t == 1 ? "dmb" : "cmadmb"; hmax[r] = ""
 		for (pos = 1; pos <= 2; pos++)
 			for (i = 1; i <= rn; i++)
 				if (hb[r, pos, rl[i]] != "") {
-					hn++; x = hb[r, pos, rl[i]] + 0
-					if (x > wl[r, pos, rl[i]]) hok[r] = 0
-					if (hmax[r] == "" || x > hmax[r]) { hmax[r] = x; hlw[r] = wl[r, pos, rl[i]] }
+					x = hb[r, pos, rl[i]] + 0
+					if (hmax[r] == "" || x > hmax[r]) hmax[r] = x
 				}
-		if (hn != 2 * rn || !hn) hok[r] = 0
 	}
 	printf "| what the idle blocks hold back in the buddy allocator (80, 95%% workloads, both positions; the rest of what user pages do not use is on per-CPU lists) | CMA inside a DMB at most %s kB, DMB at most %s kB, plain CMA at least %s kB; ZONE_MOVABLE low watermark %s kB | info |\n", (hmax["cmadmb"] == "" ? "n/a" : hmax["cmadmb"]), (hmax["dmb"] == "" ? "n/a" : hmax["dmb"]), (cmahb == "" ? "n/a" : cmahb), (lwm == "" ? "n/a" : lwm)
 	printf "| CMA inside a DMB against the DMB in the same position (two boots), user pages (80, 95%% workloads, both positions) | %s | info |\n", (gn ? sprintf("largest gap %.1f points in %d pairs", gap, gn) : "no figure")

@@ -713,12 +713,10 @@ static void part_reuse(int argc, char **argv)
 			 * on per-CPU lists
 			 */
 			len += snprintf(shares + len, sizeof(shares) - len,
-					" %s_pct=%.1f %s_workload_pct=%.1f %s_buddy_kb=%ld %s_buddy_pct=%.2f %s_pcp_kb=%ld",
+					" %s_pct=%.1f %s_workload_pct=%.1f %s_buddy_kb=%ld %s_pcp_kb=%ld",
 					rname[r], 100.0 * lru * page_size() / reg[r].size,
 					rname[r], 100.0 * per[r] * page_size() / reg[r].size,
-					rname[r], buddy * ps_kb,
-					rname[r], 100.0 * buddy * page_size() / reg[r].size,
-					rname[r], idle * ps_kb);
+					rname[r], buddy * ps_kb, rname[r], idle * ps_kb);
 			t_result(lru >= 0, "user pages of %s counted", rname[r]);
 		}
 		/*
