@@ -239,7 +239,7 @@ END {
 }' "$OUT/claim.txt" "$OUT/claim-smp1.txt" > "$OUT/scaling.md"
 
 # Parallel migration (issue 13): the DMB claimed as configured (chunks
-# migrated on every online CPU) and on one CPU (dmb_alloc claim_cpus=1,
+# migrated on every online CPU) and on one CPU (page_alloc.contig_threads=1,
 # "dmb1"), against CMA, all claim + zero; floor: one CPU copying the
 # migrated bytes.
 awk "$AWK_KV"'
@@ -272,13 +272,12 @@ END {
 
 awk "$AWK_KV"'
 BEGIN {
-	print "| region | size MiB | occupancy % | claim ms | start to end of migration ms | then to claim end ms | around the allocator ms (CMA: DMA API zeroing) | pages migrated | copy floor of those pages ms | chunks on CPUs | chunk ms, sum / longest |"
-	print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
+	print "| region | size MiB | occupancy % | claim ms | start to end of migration ms | then to claim end ms | around the allocator ms (CMA: DMA API zeroing) | pages migrated | copy floor of those pages ms | chunks on CPUs |"
+	print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 }
 $1 == "trace" {
 	ch = kv("chunks") + 0 ? sprintf("%s on %s", kv("chunks"), kv("chunk_cpus")) : "one run"
-	cm = kv("chunks") + 0 ? sprintf("%s / %s", kv("chunk_sum_ms"), kv("chunk_max_ms")) : "-"
-	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", kv("region"), kv("size_mb"), kv("occ"), kv("claim_ms"), kv("start_to_migrated_ms"), kv("migrated_to_end_ms"), kv("around_ms"), kv("nr_migrated"), kv("floor_ms"), ch, cm
+	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", kv("region"), kv("size_mb"), kv("occ"), kv("claim_ms"), kv("start_to_migrated_ms"), kv("migrated_to_end_ms"), kv("around_ms"), kv("nr_migrated"), kv("floor_ms"), ch
 }' "$OUT/claim.txt" > "$OUT/trace.md"
 
 cat "$OUT"/bench-"$size"-tlb.txt > "$OUT/tlb.txt" 2>/dev/null || : > "$OUT/tlb.txt"

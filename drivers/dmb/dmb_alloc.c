@@ -9,10 +9,13 @@
  * claims runs of it with dmb_alloc(), which migrates whatever lives there
  * with alloc_contig_range(), and returns them with dmb_release().
  *
- * Each block in use has an area: a bitmap of claimed pages under a short
- * spinlock, and a mutex around the migration (alloc_contig_range() or its
- * steps), which must not run on overlapping pageblocks concurrently.
- * Claims on different blocks do not wait for each other.
+ * A block's pages are handed out by the block's CMA area, the one the DMA
+ * API and the dma-buf heap use too: a claim here is cma_alloc_gfp() on
+ * it, so the two never hand out the same page, and every improvement of
+ * cma_alloc() (bounded retries that name the busy page, a lock per area,
+ * migration and zeroing on every CPU) is this module's as well.  What is
+ * left here is a driver API: handles, exact releases, the prepared claim,
+ * counters, tracepoints and debugfs.
  *
  * Pages still claimed when the last handle goes are not freed: the device
  * may still be writing to them or userspace may have them mapped.  They
@@ -22,22 +25,18 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/bitmap.h>
-#include <linux/cpumask.h>
+#include <linux/cma.h>
 #include <linux/debugfs.h>
-#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/dmb.h>
 #include <linux/dmb_alloc.h>
 #include <linux/gfp.h>
-#include <linux/highmem.h>
 #include <linux/kobject.h>
 #include <linux/ktime.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/sched/mm.h>
-#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -49,27 +48,18 @@
 #define CREATE_TRACE_POINTS
 #include "dmb_alloc_trace.h"
 
-/* Passes over the block when pages are busy, then -EBUSY */
-#define DMB_ALLOC_PASSES	3
-/* Pause between passes, for transient pins and writeback to end */
-#define DMB_ALLOC_PASS_MS	20
-/* Busy alloc_contig_range() attempts of one claim, then -EBUSY */
-#define DMB_ALLOC_MAX_TRIES	16
-/* Time after which a claim that keeps finding busy pages gives up */
-#define DMB_ALLOC_MAX_MS	10000
-
 /**
  * struct dmb_area - a block in use through this module
  * @node: in dmb_area_list
  * @dmb: the core's block
+ * @cma: the block's CMA area, which hands out its pages
  * @dev: the device that created the area, with a reference (an orphan
  *	area prints through it after its driver is gone); fixed for the
  *	area's life, so read without a lock
  * @name: short name (the block's device tree node or movablecore= item)
  * @base_pfn: first page frame of the block
- * @book: claimed pages, under @lock
+ * @book: runs handed out, under @lock
  * @lock: protects @book
- * @mutex: serialises alloc_contig_range() on this block
  * @handles: handles given out and not put, under dmb_area_lock
  * @dying: the last handle went with nothing claimed and the area is being
  *	destroyed: a claim still in flight (debugfs) must not commit;
@@ -83,18 +73,19 @@
  * @claims_failed: failed dmb_alloc() calls
  * @pages_claimed: pages handed out
  * @pages_released: pages given back
- * @busy_retries: runs alloc_contig_range() found busy
+ * @claims_busy: failed claims that found every candidate run busy
+ * @claims_nomem: failed claims with no memory to move the data to
  * @preps: prepared claims not yet committed or cancelled, under @lock
  */
 struct dmb_area {
 	struct list_head node;
 	struct dmb_block *dmb;
+	struct cma *cma;
 	struct device *dev;
 	char name[64];
 	unsigned long base_pfn;
 	struct dmb_book book;
 	spinlock_t lock;		/* protects @book */
-	struct mutex mutex;		/* serialises alloc_contig_range() */
 	unsigned int handles;
 	bool dying;
 	struct kobject kobj;
@@ -105,7 +96,8 @@ struct dmb_area {
 	atomic_long_t claims_failed;
 	atomic_long_t pages_claimed;
 	atomic_long_t pages_released;
-	atomic_long_t busy_retries;
+	atomic_long_t claims_busy;
+	atomic_long_t claims_nomem;
 	struct list_head preps;
 };
 
@@ -151,8 +143,10 @@ static struct dmb_counter_attr dmb_counters[] = {
 	  offsetof(struct dmb_area, pages_claimed) },
 	{ __ATTR(pages_released, 0444, dmb_counter_show, NULL),
 	  offsetof(struct dmb_area, pages_released) },
-	{ __ATTR(busy_retries, 0444, dmb_counter_show, NULL),
-	  offsetof(struct dmb_area, busy_retries) },
+	{ __ATTR(claims_busy, 0444, dmb_counter_show, NULL),
+	  offsetof(struct dmb_area, claims_busy) },
+	{ __ATTR(claims_nomem, 0444, dmb_counter_show, NULL),
+	  offsetof(struct dmb_area, claims_nomem) },
 };
 
 static struct attribute *dmb_area_attrs[] = {
@@ -161,6 +155,7 @@ static struct attribute *dmb_area_attrs[] = {
 	&dmb_counters[2].attr.attr,
 	&dmb_counters[3].attr.attr,
 	&dmb_counters[4].attr.attr,
+	&dmb_counters[5].attr.attr,
 	NULL,
 };
 
@@ -171,7 +166,6 @@ static void dmb_area_release(struct kobject *kobj)
 	struct dmb_area *area = container_of(kobj, struct dmb_area, kobj);
 
 	put_device(area->dev);
-	bitmap_free(area->book.bitmap);
 	kfree(area);
 }
 
@@ -246,49 +240,6 @@ static void dmb_area_claimed(struct dmb_area *area, unsigned long before,
 		module_put(THIS_MODULE);
 }
 
-/**
- * struct dmb_busy - a page that kept a run from being claimed
- * @pfn: its page frame, or 0 if none was found (it went away meanwhile)
- * @flags: its page flags
- * @refcount: references to its folio
- * @mapcount: user mappings of its folio
- */
-struct dmb_busy {
-	unsigned long pfn;
-	unsigned long flags;
-	int refcount;
-	int mapcount;
-};
-
-/*
- * After alloc_contig_range() returned -EBUSY, find the page that stayed:
- * what it migrated is free again, so the first page of the run that is
- * neither free nor a tail of a folio is the likely culprit.  The page is
- * not locked nor referenced, so this is a snapshot for the report (racy
- * reads of struct page, which always exists), never used to decide
- * anything but where to look next.
- */
-static void dmb_find_busy(unsigned long pfn, unsigned long nr,
-			  struct dmb_busy *busy)
-{
-	unsigned long i;
-
-	busy->pfn = 0;
-	for (i = 0; i < nr; i++) {
-		struct page *page = pfn_to_page(pfn + i);
-		struct folio *folio;
-
-		if (PageBuddy(page) || !page_count(page))
-			continue;
-		folio = page_folio(page);
-		busy->pfn = pfn + i;
-		busy->flags = READ_ONCE(page->flags);
-		busy->refcount = folio_ref_count(folio);
-		busy->mapcount = folio_mapcount(folio);
-		return;
-	}
-}
-
 /*
  * Can dmb_alloc() migrate with this gfp?  It must allow sleeping (the
  * migration waits for page locks and writeback) and carry nothing but
@@ -298,304 +249,6 @@ static bool dmb_gfp_ok(gfp_t gfp)
 {
 	return gfpflags_allow_blocking(gfp) &&
 	       !(gfp & ~(GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL));
-}
-
-/* ---- parallel migration ------------------------------------------------ */
-
-/*
- * A claim's run is isolated once (alloc_contig_range_begin()), migrated
- * in chunks by every online CPU at once (the caller and one worker per
- * other CPU each take the next chunk and run alloc_contig_range_migrate()
- * on it) and taken once (alloc_contig_range_finish()).  Chunk edges are
- * aligned to MAX_ORDER_NR_PAGES (a multiple of pageblock_nr_pages), so no
- * two chunks share a pageblock or a free buddy page.  The whole run is
- * isolated from the start: a page freed in a chunk not reached yet goes
- * to no one else, and no migration target lands in the run.  A chunk that
- * fails stops the others after their current chunk, and the run is given
- * back whole (alloc_contig_range_abort()).
- */
-static unsigned int claim_cpus;
-module_param(claim_cpus, uint, 0644);
-MODULE_PARM_DESC(claim_cpus,
-		 "CPUs that migrate one claim at once: 0 for every online CPU (default), 1 for the caller alone");
-
-/* Chunks per CPU, so that a CPU slowed by other work takes fewer */
-#define DMB_CHUNKS_PER_CPU	4
-
-static struct workqueue_struct *dmb_claim_wq;
-
-/**
- * struct dmb_par - one claim migrated in parallel
- * @area: the block
- * @start: first page frame of the run
- * @end: page frame after the run
- * @first: @start rounded down to MAX_ORDER_NR_PAGES
- * @chunk: pages per chunk, a multiple of MAX_ORDER_NR_PAGES
- * @nr_chunks: chunks in the run
- * @gfp: for alloc_contig_range_migrate()
- * @zero: the run is taken: zero its chunks instead of migrating them
- * @next: the next chunk to take
- * @stop: set when a chunk failed or the caller got a fatal signal
- * @cancel: a prepared claim's cancel flag, or NULL
- * @caller: the task that claims; its fatal signal stops the workers
- * @lock: protects @err and @err_pfn
- * @err: the first error
- * @err_pfn: the first page frame of the chunk that failed first
- */
-struct dmb_par {
-	struct dmb_area *area;
-	unsigned long start, end, first, chunk, nr_chunks;
-	gfp_t gfp;
-	bool zero;
-	atomic_long_t next;
-	bool stop;
-	const bool *cancel;
-	struct task_struct *caller;
-	spinlock_t lock;	/* protects @err and @err_pfn */
-	int err;
-	unsigned long err_pfn;
-};
-
-/**
- * struct dmb_par_worker - a CPU's share of a parallel claim
- * @work: runs dmb_par_work()
- * @par: the claim
- */
-struct dmb_par_worker {
-	struct work_struct work;
-	struct dmb_par *par;
-};
-
-static void dmb_par_chunk(struct dmb_par *par, unsigned long i,
-			  unsigned long *spfn, unsigned long *epfn)
-{
-	*spfn = max(par->start, par->first + i * par->chunk);
-	*epfn = min(par->end, par->first + (i + 1) * par->chunk);
-}
-
-/*
- * Zero [@spfn, @epfn) of a taken run, as post_alloc_hook() would have
- * with __GFP_ZERO (KASAN tags included)
- */
-static void dmb_zero_pages(unsigned long spfn, unsigned long epfn)
-{
-	unsigned long pfn;
-
-	for (pfn = spfn; pfn < epfn; pfn++) {
-		clear_highpage_kasan_tagged(pfn_to_page(pfn));
-		if (!((pfn + 1) % pageblock_nr_pages))
-			cond_resched();
-	}
-}
-
-/* Take chunks until none is left or the claim stops */
-static void dmb_par_run(struct dmb_par *par)
-{
-	unsigned long i, spfn, epfn;
-	u64 t0;
-	int ret;
-
-	while (!READ_ONCE(par->stop)) {
-		i = atomic_long_inc_return(&par->next) - 1;
-		if (i >= par->nr_chunks)
-			break;
-		dmb_par_chunk(par, i, &spfn, &epfn);
-		if (par->zero) {
-			dmb_zero_pages(spfn, epfn);
-			continue;
-		}
-		t0 = ktime_get_ns();
-		if (par->cancel && READ_ONCE(*par->cancel))
-			ret = -ECANCELED;
-		else if (__fatal_signal_pending(par->caller))
-			ret = -EINTR;
-		else
-			ret = alloc_contig_range_migrate(spfn, epfn, par->gfp);
-		trace_dmb_alloc_chunk(par->area->name, spfn, epfn - spfn,
-				      raw_smp_processor_id(), ret,
-				      ktime_get_ns() - t0);
-		if (!ret)
-			continue;
-		/*
-		 * The first error wins, but for the caller's -EINTR, which
-		 * the others outrank, and -EBUSY, which -ENOMEM outranks: a
-		 * busy page is retried elsewhere, a lack of memory is not.
-		 */
-		spin_lock(&par->lock);
-		if (!par->err || (par->err == -EINTR && ret != -EINTR) ||
-		    (par->err == -EBUSY && ret == -ENOMEM)) {
-			par->err = ret;
-			par->err_pfn = spfn;
-		}
-		spin_unlock(&par->lock);
-		WRITE_ONCE(par->stop, true);
-	}
-}
-
-static void dmb_par_work(struct work_struct *work)
-{
-	struct dmb_par_worker *w = container_of(work, struct dmb_par_worker,
-						work);
-
-	dmb_par_run(w->par);
-}
-
-/*
- * Wait for the workers of a parallel claim: they stop after their current
- * chunk once none is left or ->stop is set; one that has not started yet
- * is not waited for.
- */
-static void dmb_par_wait(struct dmb_par_worker *workers, unsigned int nw)
-{
-	unsigned int w;
-
-	for (w = 0; w < nw; w++)
-		if (!cancel_work(&workers[w].work))
-			flush_work(&workers[w].work);
-}
-
-/*
- * Pages of [@pfn, @pfn + @nr) that a claim must move: in use (a page with
- * references or the tail of a folio; a free page has neither), but clean,
- * unmapped page cache, which the claim drops instead.  An estimate, read
- * without locks: pages come and go meanwhile.
- */
-static unsigned long dmb_pages_to_move(unsigned long pfn, unsigned long nr)
-{
-	unsigned long i, used = 0;
-
-	for (i = 0; i < nr; i++) {
-		struct page *page = pfn_to_page(pfn + i);
-		struct folio *folio;
-
-		if (!((i + 1) % pageblock_nr_pages))
-			cond_resched();
-		if (!page_ref_count(page) && !PageTail(page))
-			continue;
-		folio = page_folio(page);
-		if (folio_test_lru(folio) && !folio_test_anon(folio) &&
-		    !folio_test_swapbacked(folio) && !folio_test_dirty(folio) &&
-		    !folio_mapped(folio))
-			continue;
-		used++;
-	}
-	return used;
-}
-
-/*
- * alloc_contig_range() over [@pfn, @pfn + @nr) of @area, its migration on
- * every online CPU at once when the run has more than one chunk (see
- * above).  Called with @area->mutex held.  On failure nothing of the run
- * is taken and *@fail_pfn is the first page frame of the chunk that
- * failed.  @cancel (a prepared claim's) is looked at before each chunk:
- * -ECANCELED.
- */
-static int dmb_claim_range(struct dmb_area *area, unsigned long pfn,
-			   unsigned long nr, gfp_t gfp, const bool *cancel,
-			   unsigned long *fail_pfn)
-{
-	struct dmb_par_worker *workers = NULL;
-	unsigned int cpus, nw, w;
-	struct dmb_par par = {
-		.area = area,
-		.start = pfn,
-		.end = pfn + nr,
-		.next = ATOMIC_LONG_INIT(0),
-		.cancel = cancel,
-		.caller = current,
-	};
-	unsigned long per, used;
-	long avail;
-	bool zero;
-	int ret;
-
-	*fail_pfn = pfn;
-	if (cancel && READ_ONCE(*cancel))
-		return -ECANCELED;
-	/*
-	 * What the run holds must fit in the memory available outside it,
-	 * or the claim fails anyway, and only after it moved what fitted
-	 * into the kernel's zones down to their min watermarks: with the run
-	 * isolated, nothing can go back into it, and the next kernel
-	 * allocation would call the OOM killer.  Refuse at once instead.
-	 */
-	used = dmb_pages_to_move(pfn, nr);
-	avail = si_mem_available() - (long)(nr - used);
-	if ((long)used > avail) {
-		if (!(gfp & __GFP_NOWARN))
-			dev_warn_ratelimited(area->dev, "dmb_alloc: %s: claim of %lu pages at pfn 0x%lx: %lu of them to move, %ld pages available elsewhere: not enough memory\n",
-					     area->name, nr, pfn, used, max(avail, 0L));
-		return -ENOMEM;
-	}
-	/* the workers allocate in the caller's scope (nofs, noio) */
-	par.gfp = current_gfp_context(gfp);
-	cpus = READ_ONCE(claim_cpus) ?: num_online_cpus();
-	cpus = min(cpus, num_online_cpus());
-	/*
-	 * Short of memory, the claim runs on the caller alone: a worker may
-	 * have to be created, and forking it then can call the OOM killer,
-	 * where a lone claim just fails with -ENOMEM.
-	 */
-	if (si_mem_available() < 2 * nr)
-		cpus = 1;
-	per = DIV_ROUND_UP(nr, (unsigned long)cpus * DMB_CHUNKS_PER_CPU);
-	par.chunk = round_up(max(per, 1UL), MAX_ORDER_NR_PAGES);
-	par.first = ALIGN_DOWN(pfn, MAX_ORDER_NR_PAGES);
-	par.nr_chunks = DIV_ROUND_UP(par.end - par.first, par.chunk);
-	/* a prepared claim goes by chunks also on one CPU, to be cancelled */
-	if ((cpus < 2 && !cancel) || par.nr_chunks < 2 || !dmb_claim_wq)
-		return alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE, gfp);
-
-	nw = min_t(unsigned long, cpus - 1, par.nr_chunks - 1);
-	if (nw) {
-		workers = kcalloc(nw, sizeof(*workers), GFP_KERNEL);
-		if (!workers)
-			nw = 0;		/* the caller migrates alone */
-	}
-	ret = alloc_contig_range_begin(pfn, pfn + nr, gfp);
-	if (ret) {
-		kfree(workers);
-		return ret;
-	}
-	spin_lock_init(&par.lock);
-	for (w = 0; w < nw; w++) {
-		workers[w].par = &par;
-		INIT_WORK(&workers[w].work, dmb_par_work);
-		queue_work(dmb_claim_wq, &workers[w].work);
-	}
-	dmb_par_run(&par);
-	dmb_par_wait(workers, nw);
-
-	ret = par.err;
-	if (ret) {
-		kfree(workers);
-		*fail_pfn = par.err_pfn;
-		alloc_contig_range_abort(pfn, pfn + nr);
-		return ret;
-	}
-	/*
-	 * Nothing can be allocated in the isolated run any more: what can
-	 * still fail is the replacement of free hugetlb folios (-ENOMEM).
-	 * The page allocator would zero the run on this CPU alone: the
-	 * claim's CPUs zero it in chunks instead, as post_alloc_hook()
-	 * decides: not with init_on_free (the pages were zeroed when freed)
-	 * nor with init_on_alloc (it zeroes every page anyway, here on one
-	 * CPU).
-	 */
-	zero = (gfp & __GFP_ZERO) && !want_init_on_free() &&
-	       !want_init_on_alloc(gfp & ~__GFP_ZERO);
-	ret = alloc_contig_range_finish(pfn, pfn + nr,
-					zero ? gfp & ~__GFP_ZERO : gfp);
-	if (!ret && zero) {
-		par.zero = true;
-		atomic_long_set(&par.next, 0);
-		for (w = 0; w < nw; w++)
-			queue_work(dmb_claim_wq, &workers[w].work);
-		dmb_par_run(&par);
-		dmb_par_wait(workers, nw);
-	}
-	kfree(workers);
-	return ret;
 }
 
 /* Are dmb_alloc()'s arguments wrong?  Says why; else gives pages and mask */
@@ -623,15 +276,11 @@ static bool dmb_alloc_args_bad(struct dmb_area *area, size_t size,
  */
 static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 				size_t align, gfp_t gfp, unsigned int flags,
-				bool test, const bool *cancel)
+				bool test)
 {
-	unsigned long nr, mask, offset, bitno, start = 0, before, deadline;
-	unsigned long fail_pfn;
-	gfp_t zgfp;
-	struct dmb_busy busy = {};
+	unsigned long nr, mask, before, pfn;
 	struct dmb_claim *claim;
-	unsigned int pass = 0, tries = 0;
-	bool busy_seen = false;
+	struct page *page;
 	u64 t0 = ktime_get_ns();
 	int ret;
 
@@ -640,118 +289,29 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 		atomic_long_inc(&area->claims_failed);
 		return ERR_PTR(-EINVAL);
 	}
-	/*
-	 * The pages still hold what was migrated out of them: the page
-	 * allocator zeroes them as it hands them over (once, also with
-	 * init_on_alloc), unless the caller overwrites every byte itself.
-	 */
-	zgfp = flags & DMB_ALLOC_NOZERO ? gfp : gfp | __GFP_ZERO;
 	claim = kmalloc(sizeof(*claim), GFP_KERNEL);
 	if (!claim) {
 		atomic_long_inc(&area->claims_failed);
 		return ERR_PTR(-ENOMEM);
 	}
 	claim->test = test;
-	offset = area->base_pfn & mask;
-	deadline = jiffies + msecs_to_jiffies(DMB_ALLOC_MAX_MS);
 	trace_dmb_alloc_start(area->name, nr, mask + 1);
 
-	for (;;) {
-		spin_lock(&area->lock);
-		bitno = dmb_book_reserve(&area->book, start, nr, mask, offset);
-		/*
-		 * The run's bits are set: it is ours while we migrate without
-		 * the lock, and other claims look elsewhere.
-		 */
-		spin_unlock(&area->lock);
-		if (bitno >= area->book.count) {
-			if (busy_seen && ++pass < DMB_ALLOC_PASSES) {
-				busy_seen = false;
-				start = 0;
-				msleep(DMB_ALLOC_PASS_MS);
-				if (fatal_signal_pending(current)) {
-					ret = -EINTR;
-					break;
-				}
-				if (cancel && READ_ONCE(*cancel)) {
-					ret = -ECANCELED;
-					break;
-				}
-				continue;
-			}
-			ret = pass ? -EBUSY : -ENOSPC;
-			break;
-		}
-
-		ret = mutex_lock_killable(&area->mutex);
-		if (!ret && cancel && READ_ONCE(*cancel)) {
-			mutex_unlock(&area->mutex);
-			ret = -ECANCELED;
-		} else if (!ret) {
-			ret = dmb_claim_range(area, area->base_pfn + bitno, nr,
-					      zgfp, cancel, &fail_pfn);
-			mutex_unlock(&area->mutex);
-		} else {
-			ret = -EINTR;
-		}
-		if (!ret)
-			break;
-
-		spin_lock(&area->lock);
-		dmb_book_unreserve(&area->book, bitno, nr);
-		spin_unlock(&area->lock);
-		if (ret != -EBUSY)
-			break;
-		busy_seen = true;
-		atomic_long_inc(&area->busy_retries);
-		/* look first in the chunk that failed, then in the rest */
-		dmb_find_busy(fail_pfn, area->base_pfn + bitno + nr - fail_pfn,
-			      &busy);
-		if (!busy.pfn)
-			dmb_find_busy(area->base_pfn + bitno, nr, &busy);
-		trace_dmb_alloc_busy_retry(area->name, area->base_pfn + bitno,
-					   nr, busy.pfn, busy.flags,
-					   busy.refcount, busy.mapcount);
-		if (fatal_signal_pending(current)) {
-			ret = -EINTR;
-			break;
-		}
-		if (cancel && READ_ONCE(*cancel)) {
-			ret = -ECANCELED;
-			break;
-		}
-		/*
-		 * Every alloc_contig_range() isolates, drains the per-CPU
-		 * lists of every CPU and migrates: a page that cannot move
-		 * (an unprivileged process can hold one with a pipe) must
-		 * not cost a call per page, nor keep the claim going.
-		 */
-		if (++tries >= DMB_ALLOC_MAX_TRIES || time_after(jiffies, deadline)) {
-			ret = -EBUSY;
-			break;
-		}
-		/* skip past the pageblock that held the busy page */
-		if (busy.pfn)
-			start = round_up(busy.pfn - area->base_pfn + 1,
-					 pageblock_nr_pages);
-		else
-			start = round_up(bitno + 1, pageblock_nr_pages);
+	/*
+	 * The pages still hold what was migrated out of them: the page
+	 * allocator zeroes them as it hands them over (once, also with
+	 * init_on_alloc), unless the caller overwrites every byte itself.
+	 * alloc_contig_range() adds __GFP_RETRY_MAYFAIL itself.
+	 */
+	gfp &= ~__GFP_RETRY_MAYFAIL;
+	if (!(flags & DMB_ALLOC_NOZERO))
+		gfp |= __GFP_ZERO;
+	page = cma_alloc_gfp(area->cma, nr, mask ? ilog2(mask + 1) : 0, gfp);
+	if (IS_ERR(page)) {
+		ret = PTR_ERR(page);
+		goto fail;
 	}
-
-	if (ret) {
-		kfree(claim);
-		atomic_long_inc(&area->claims_failed);
-		trace_dmb_alloc_finish(area->name, 0, nr, ret, ktime_get_ns() - t0);
-		if (ret == -EBUSY && busy.pfn)
-			dev_warn_ratelimited(area->dev, "%s: %s: claim of %lu pages failed: %d after %u tries: pfn 0x%lx busy (refcount %d, mapcount %d, flags %pGp)\n",
-					     __func__, area->name, nr, ret, tries + 1,
-					     busy.pfn, busy.refcount, busy.mapcount,
-					     &busy.flags);
-		else if (!(gfp & __GFP_NOWARN) && ret != -ECANCELED)
-			dev_warn_ratelimited(area->dev, "%s: %s: claim of %lu pages failed: %d\n",
-					     __func__, area->name, nr, ret);
-		return ERR_PTR(ret);
-	}
+	pfn = page_to_pfn(page);
 
 	if (test)
 		dmb_test_hold(area);
@@ -759,24 +319,29 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 	spin_lock(&area->lock);
 	if (unlikely(area->dying)) {
 		/* a debugfs or prepared claim raced the last handle */
-		dmb_book_unreserve(&area->book, bitno, nr);
 		spin_unlock(&area->lock);
-		free_contig_range(area->base_pfn + bitno, nr);
-		kfree(claim);
-		atomic_long_inc(&area->claims_failed);
-		trace_dmb_alloc_finish(area->name, 0, nr, -ENODEV,
-				       ktime_get_ns() - t0);
-		return ERR_PTR(-ENODEV);
+		cma_release(area->cma, page, nr);
+		ret = -ENODEV;
+		goto fail;
 	}
 	before = area->book.claimed;
-	dmb_book_commit(&area->book, claim, bitno, nr);
+	dmb_book_commit(&area->book, claim, pfn - area->base_pfn, nr);
 	spin_unlock(&area->lock);
 	dmb_area_claimed(area, before, before + nr);
 	atomic_long_inc(&area->claims_ok);
 	atomic_long_add(nr, &area->pages_claimed);
-	trace_dmb_alloc_finish(area->name, area->base_pfn + bitno, nr, 0,
-			       ktime_get_ns() - t0);
-	return pfn_to_page(area->base_pfn + bitno);
+	trace_dmb_alloc_finish(area->name, pfn, nr, 0, ktime_get_ns() - t0);
+	return page;
+
+fail:
+	kfree(claim);
+	atomic_long_inc(&area->claims_failed);
+	if (ret == -EBUSY)
+		atomic_long_inc(&area->claims_busy);
+	else if (ret == -ENOMEM)
+		atomic_long_inc(&area->claims_nomem);
+	trace_dmb_alloc_finish(area->name, 0, nr, ret, ktime_get_ns() - t0);
+	return ERR_PTR(ret);
 }
 
 /**
@@ -791,15 +356,13 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
  *	other gfp (one that cannot sleep, in particular) is refused at once.
  * @flags: 0, or DMB_ALLOC_NOZERO
  *
- * Finds a free run of the block and migrates whatever user or page cache
- * data lives there to memory outside it.  If a page stays busy (pinned,
- * referenced from a pipe, under writeback) the search goes on past the
- * pageblock that holds it, and the block is walked a few times with a
- * short pause; a claim makes at most DMB_ALLOC_MAX_TRIES busy attempts and
- * gives up after DMB_ALLOC_MAX_MS, with -EBUSY and a message that names
- * the busy page.  A fatal signal aborts the claim once the chunks being
- * migrated are done.  On any failure nothing stays claimed and no data is
- * lost.
+ * Finds a free run of the block's CMA area and migrates whatever user or
+ * page cache data lives there to memory outside it, with cma_alloc_gfp():
+ * a page that stays busy (pinned, referenced from a pipe) is passed by, a
+ * claim's attempts and time are bounded, and the busy page is named in
+ * the cma_alloc_busy_retry tracepoint and a rate-limited message.  A fatal
+ * signal aborts the claim.  On any failure nothing stays claimed and no
+ * data is lost.
  *
  * The run is zeroed before it is returned, as the DMA API and the CMA heap
  * do: the pages held other processes' data until the migration copied it
@@ -818,7 +381,7 @@ struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
 {
 	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
 		return ERR_PTR(-EINVAL);
-	return __dmb_alloc(handle->area, size, align, gfp, flags, false, NULL);
+	return __dmb_alloc(handle->area, size, align, gfp, flags, false);
 }
 EXPORT_SYMBOL_GPL(dmb_alloc);
 
@@ -828,7 +391,7 @@ static void dmb_free_claim(struct dmb_area *area, struct dmb_claim *claim,
 {
 	unsigned long pfn = area->base_pfn + claim->bitno, nr = claim->nr;
 
-	free_contig_range(pfn, nr);
+	cma_release(area->cma, pfn_to_page(pfn), nr);
 	dmb_area_claimed(area, before, before - nr);
 	atomic_long_add(nr, &area->pages_released);
 	trace_dmb_release(area->name, pfn, nr);
@@ -922,7 +485,7 @@ EXPORT_SYMBOL_GPL(dmb_release);
  * @align: likewise
  * @gfp: likewise
  * @flags: likewise
- * @cancel: set by dmb_alloc_cancel(): the claim stops before its next chunk
+ * @cancel: set by dmb_alloc_cancel(): a claim not started yet does not start
  * @work: runs the claim on dmb_prep_wq
  * @done: completed when the claim has ended, one way or the other
  * @page: its result: the run's first page or an ERR_PTR()
@@ -946,8 +509,11 @@ static void dmb_prep_work(struct work_struct *work)
 {
 	struct dmb_prep *prep = container_of(work, struct dmb_prep, work);
 
-	prep->page = __dmb_alloc(prep->area, prep->size, prep->align,
-				 prep->gfp, prep->flags, false, &prep->cancel);
+	if (READ_ONCE(prep->cancel))
+		prep->page = ERR_PTR(-ECANCELED);
+	else
+		prep->page = __dmb_alloc(prep->area, prep->size, prep->align,
+					 prep->gfp, prep->flags, false);
 	complete_all(&prep->done);
 }
 
@@ -974,13 +540,10 @@ static void dmb_prep_free(struct dmb_prep *prep)
  * A driver that knows it will need a buffer soon (a player opened the
  * device, the stream's format is known) starts emptying the run now and
  * takes it with dmb_alloc_commit() when streaming starts, which then waits
- * only for what is left; dmb_alloc_cancel() stops it and gives back
- * whatever it took.  The claim is dmb_alloc()'s, run by a worker: it picks
- * its run when it starts, isolates it whole and migrates it in chunks on
- * every online CPU, so pages freed anywhere in the run are not handed to
- * anyone else and no page moved out lands back in it; the free pages of
- * the run stop counting as free memory meanwhile.  Every prepared claim must be
- * committed or cancelled; the last dmb_handle_put() cancels those left.
+ * only for what is left; dmb_alloc_cancel() gives back what it took.  The
+ * claim is dmb_alloc()'s, run by a worker.  Every prepared claim must be
+ * committed or cancelled; the last dmb_handle_put() cancels those that
+ * have not started.
  *
  * Context: process context, may sleep.
  * Return: the prepared claim; ERR_PTR(-EINVAL) for the arguments
@@ -1034,9 +597,9 @@ EXPORT_SYMBOL_GPL(dmb_alloc_prepared);
  * dmb_alloc_cancel - stop a prepared claim and give back what it took
  * @prep: from dmb_alloc_prepare(); freed
  *
- * Waits for the chunk being migrated now (not for the rest), then
- * releases whatever the claim took.  To cancel several claims of one
- * block, use dmb_alloc_cancel_all(): each waits for the block otherwise.
+ * A claim not started yet does not start; one under way is waited for
+ * (its time is bounded, see cma_alloc_gfp()) and what it took is released.
+ * To cancel several claims of one block, use dmb_alloc_cancel_all().
  *
  * Context: process context, may sleep.
  */
@@ -1059,9 +622,9 @@ EXPORT_SYMBOL_GPL(dmb_alloc_cancel);
  *	all freed
  * @count: how many
  *
- * Stops them all before waiting for any, so that claims queued behind
- * one another on their block do not run while earlier ones are cancelled;
- * then cancels them, the last first.
+ * Marks them all cancelled before waiting for any, so that claims queued
+ * behind one another do not start while earlier ones are cancelled; then
+ * cancels them, the last first.
  *
  * Context: process context, may sleep.
  */
@@ -1112,38 +675,33 @@ static int dmb_info_show(struct seq_file *m, void *v)
 {
 	struct dmb_area *area = m->private;
 	phys_addr_t base = dmb_base(area->dmb), size = dmb_size(area->dmb);
-	unsigned long claimed, maxchunk;
+	unsigned long claimed;
 
 	spin_lock(&area->lock);
 	claimed = area->book.claimed;
-	maxchunk = dmb_book_maxchunk(&area->book);
 	spin_unlock(&area->lock);
-	seq_printf(m, "name: %s\nbase: %pa\nsize: %pa\npages: %lu\nclaimed: %lu\nmaxchunk: %lu\nowner: %s\n",
+	seq_printf(m, "name: %s\nbase: %pa\nsize: %pa\npages: %lu\nclaimed: %lu\ncma: %s\nowner: %s\n",
 		   dmb_name(area->dmb), &base, &size, area->book.count, claimed,
-		   maxchunk, area->handles ? dev_name(area->dev) : "-");
+		   cma_get_name(area->cma),
+		   area->handles ? dev_name(area->dev) : "-");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(dmb_info);
 
 /* Claimed runs, "first_page last_page" counted from the block's start */
-static int dmb_bitmap_show(struct seq_file *m, void *v)
+static int dmb_claims_show(struct seq_file *m, void *v)
 {
 	struct dmb_area *area = m->private;
-	unsigned long start = 0, end;
+	struct dmb_claim *claim;
 
 	spin_lock(&area->lock);
-	for (;;) {
-		start = find_next_bit(area->book.bitmap, area->book.count, start);
-		if (start >= area->book.count)
-			break;
-		end = find_next_zero_bit(area->book.bitmap, area->book.count, start);
-		seq_printf(m, "%lu-%lu\n", start, end - 1);
-		start = end;
-	}
+	list_for_each_entry(claim, &area->book.claims, node)
+		seq_printf(m, "%lu-%lu\n", claim->bitno,
+			   claim->bitno + claim->nr - 1);
 	spin_unlock(&area->lock);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(dmb_bitmap);
+DEFINE_SHOW_ATTRIBUTE(dmb_claims);
 
 /* "alloc": write "<bytes> [align]" to claim; read the last claim's pfn */
 static ssize_t dmb_alloc_write(struct file *file, const char __user *ubuf,
@@ -1161,7 +719,7 @@ static ssize_t dmb_alloc_write(struct file *file, const char __user *ubuf,
 	buf[len] = '\0';
 	if (sscanf(buf, "%llu %llu", &size, &align) < 1)
 		return -EINVAL;
-	page = __dmb_alloc(area, size, align, GFP_KERNEL, 0, true, NULL);
+	page = __dmb_alloc(area, size, align, GFP_KERNEL, 0, true);
 	if (IS_ERR(page))
 		return PTR_ERR(page);
 	spin_lock(&area->lock);
@@ -1263,34 +821,35 @@ static struct dmb_area *dmb_area_create(struct dmb_block *dmb, struct device *de
 	struct dmb_area *area;
 	int ret;
 
+	/* a block that holds CMA pools has no area of its own */
+	if (!dmb_cma(dmb)) {
+		dev_err(dev, "dmb_alloc: %s holds CMA pools: claim from them with the DMA API\n",
+			full);
+		return ERR_PTR(-ENODEV);
+	}
 	area = kzalloc(sizeof(*area), GFP_KERNEL);
 	if (!area)
 		return ERR_PTR(-ENOMEM);
 	area->dmb = dmb;
+	area->cma = dmb_cma(dmb);
 	strscpy(area->name, slash ? slash + 1 : full, sizeof(area->name));
 	area->base_pfn = PHYS_PFN(dmb_base(dmb));
 	area->book.count = PHYS_PFN(dmb_size(dmb));
 	INIT_LIST_HEAD(&area->book.claims);
 	INIT_LIST_HEAD(&area->preps);
 	spin_lock_init(&area->lock);
-	mutex_init(&area->mutex);
-	area->book.bitmap = bitmap_zalloc(area->book.count, GFP_KERNEL);
-	if (!area->book.bitmap) {
-		kfree(area);
-		return ERR_PTR(-ENOMEM);
-	}
 	/* from here the kobject's release frees the area and puts @dev */
 	area->dev = get_device(dev);
 	ret = kobject_init_and_add(&area->kobj, &dmb_area_ktype, dmb_alloc_kobj,
 				   "%s", area->name);
 	if (ret) {
-		/* the release callback frees the bitmap and the area */
+		/* the release callback frees the area */
 		kobject_put(&area->kobj);
 		return ERR_PTR(ret);
 	}
 	area->debugfs = debugfs_create_dir(area->name, dmb_alloc_debugfs);
 	debugfs_create_file("info", 0444, area->debugfs, area, &dmb_info_fops);
-	debugfs_create_file("bitmap", 0444, area->debugfs, area, &dmb_bitmap_fops);
+	debugfs_create_file("claims", 0444, area->debugfs, area, &dmb_claims_fops);
 	if (test_hooks) {
 		debugfs_create_file("alloc", 0600, area->debugfs, area,
 				    &dmb_alloc_fops);
@@ -1409,7 +968,7 @@ void dmb_handle_put(struct dmb_handle *handle)
 	/* with the count: a debugfs claim still in flight will not commit */
 	if (last && !claimed)
 		WRITE_ONCE(area->dying, true);
-	/* preparations left behind: they stop before their next chunk */
+	/* preparations left behind: those not started do not start */
 	if (last) {
 		list_for_each_entry(prep, &area->preps, node) {
 			WRITE_ONCE(prep->cancel, true);
@@ -1501,16 +1060,9 @@ static int __init dmb_alloc_init(void)
 	dmb_alloc_kobj = kobject_create_and_add("dmb_alloc", mm_kobj);
 	if (!dmb_alloc_kobj)
 		return -ENOMEM;
-	/* without it claims migrate on the caller's CPU alone */
-	dmb_claim_wq = alloc_workqueue("dmb_claim", WQ_UNBOUND | WQ_MEM_RECLAIM,
-				       0);
-	if (!dmb_claim_wq)
-		pr_warn("no workqueue: claims migrate on one CPU\n");
 	dmb_prep_wq = alloc_workqueue("dmb_prep", WQ_UNBOUND | WQ_MEM_RECLAIM,
 				      0);
 	if (!dmb_prep_wq) {
-		if (dmb_claim_wq)
-			destroy_workqueue(dmb_claim_wq);
 		kobject_put(dmb_alloc_kobj);
 		return -ENOMEM;
 	}
@@ -1540,8 +1092,6 @@ static void __exit dmb_alloc_exit(void)
 	mutex_unlock(&dmb_area_lock);
 	debugfs_remove(dmb_alloc_debugfs);
 	destroy_workqueue(dmb_prep_wq);
-	if (dmb_claim_wq)
-		destroy_workqueue(dmb_claim_wq);
 	kobject_put(dmb_alloc_kobj);
 }
 module_exit(dmb_alloc_exit);

@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Claim bookkeeping of one Designated Movable Block area: which pages are
- * claimed (a bitmap, one bit per page, as CMA keeps it) and which runs were
- * handed out (a list, so that a release must name a run exactly).  Nothing
- * here touches memory or locks: dmb_alloc.c holds the area's spinlock
- * around every call, and the KUnit suite drives it on bitmaps of its own.
+ * Claim bookkeeping of one Designated Movable Block area: which runs were
+ * handed out (a list, so that a release must name a run exactly; which
+ * pages are free is the block's CMA area's business).  Nothing here
+ * touches memory or locks: dmb_alloc.c holds the area's spinlock around
+ * every call, and the KUnit suite drives it on books of its own.
  */
 #ifndef _DMB_ALLOC_BOOK_H
 #define _DMB_ALLOC_BOOK_H
 
-#include <linux/bitmap.h>
 #include <linux/list.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -30,13 +29,11 @@ struct dmb_claim {
 
 /**
  * struct dmb_book - claimed pages of a block
- * @bitmap: one bit per page, set while claimed or being claimed
  * @count: pages in the block
  * @claims: the runs handed out, &struct dmb_claim
  * @claimed: pages in @claims
  */
 struct dmb_book {
-	unsigned long *bitmap;
 	unsigned long count;
 	struct list_head claims;
 	unsigned long claimed;
@@ -71,35 +68,7 @@ static int dmb_book_check_alloc(const struct dmb_book *b, size_t size,
 	return 0;
 }
 
-/*
- * Mark the first free run of @nr pages at or after @start whose page
- * frame, @offset being the block's first page frame modulo the alignment,
- * is aligned to @mask + 1.  Return its first page, or b->count if none.
- */
-static unsigned long dmb_book_reserve(struct dmb_book *b, unsigned long start,
-				      unsigned long nr, unsigned long mask,
-				      unsigned long offset)
-{
-	unsigned long bitno;
-
-	if (start >= b->count)
-		return b->count;
-	bitno = bitmap_find_next_zero_area_off(b->bitmap, b->count, start, nr,
-					       mask, offset);
-	if (bitno >= b->count)
-		return b->count;
-	bitmap_set(b->bitmap, bitno, nr);
-	return bitno;
-}
-
-/* Undo dmb_book_reserve() of a run that could not be claimed. */
-static void dmb_book_unreserve(struct dmb_book *b, unsigned long bitno,
-			       unsigned long nr)
-{
-	bitmap_clear(b->bitmap, bitno, nr);
-}
-
-/* Record a reserved run as handed out. */
+/* Record a claimed run as handed out. */
 static void dmb_book_commit(struct dmb_book *b, struct dmb_claim *c,
 			    unsigned long bitno, unsigned long nr)
 {
@@ -134,28 +103,11 @@ static struct dmb_claim *dmb_book_find(struct dmb_book *b, unsigned long bitno,
 	return NULL;
 }
 
-/* Forget a claim and free its pages in the bitmap. */
+/* Forget a claim. */
 static void dmb_book_forget(struct dmb_book *b, struct dmb_claim *c)
 {
 	list_del(&c->node);
-	bitmap_clear(b->bitmap, c->bitno, c->nr);
 	b->claimed -= c->nr;
-}
-
-/* The longest run of unclaimed pages. */
-static unsigned long dmb_book_maxchunk(const struct dmb_book *b)
-{
-	unsigned long start = 0, end, best = 0;
-
-	for (;;) {
-		start = find_next_zero_bit(b->bitmap, b->count, start);
-		if (start >= b->count)
-			break;
-		end = find_next_bit(b->bitmap, b->count, start);
-		best = max(best, end - start);
-		start = end;
-	}
-	return best;
 }
 
 #endif /* _DMB_ALLOC_BOOK_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite "dmb_alloc": the claim bookkeeping of dmb_alloc (bitmap and
- * list of runs, dmb_alloc_book.h) and its argument checks, on blocks of
+ * KUnit suite "dmb_alloc": the claim bookkeeping of dmb_alloc (the list of
+ * runs handed out, dmb_alloc_book.h) and its argument checks, on blocks of
  * the test's own that no memory stands behind.
  */
 #include <kunit/test.h>
@@ -24,9 +24,6 @@ static struct dmb_book *new_book(struct kunit *test, unsigned long count)
 	struct dmb_book *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, b);
-	b->bitmap = kunit_kzalloc(test, BITS_TO_LONGS(count) * sizeof(long),
-				  GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, b->bitmap);
 	b->count = count;
 	INIT_LIST_HEAD(&b->claims);
 	return b;
@@ -76,39 +73,13 @@ static void dmb_alloc_test_args(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mask, 511UL);
 }
 
-static void dmb_alloc_test_reserve(struct kunit *test)
-{
-	struct dmb_book *b = new_book(test, TEST_PAGES);
-
-	/* first fit, one after the other */
-	KUNIT_EXPECT_EQ(test, dmb_book_reserve(b, 0, 10, 0, 0), 0UL);
-	KUNIT_EXPECT_EQ(test, dmb_book_reserve(b, 0, 10, 0, 0), 10UL);
-	/* aligned to 16 pages: the next multiple of 16 */
-	KUNIT_EXPECT_EQ(test, dmb_book_reserve(b, 0, 4, 15, 0), 32UL);
-	/* an offset shifts the alignment: (bitno + 3) % 16 == 0 */
-	KUNIT_EXPECT_EQ(test, dmb_book_reserve(b, 0, 4, 15, 3), 45UL);
-	/* starting further on skips what is free before */
-	KUNIT_EXPECT_EQ(test, dmb_book_reserve(b, 100, 1, 0, 0), 100UL);
-	/* no room for the whole block any more, nor past its end */
-	KUNIT_EXPECT_EQ(test, dmb_book_reserve(b, 0, TEST_PAGES, 0, 0),
-			(unsigned long)TEST_PAGES);
-	KUNIT_EXPECT_EQ(test, dmb_book_reserve(b, TEST_PAGES, 1, 0, 0),
-			(unsigned long)TEST_PAGES);
-	/* undoing a reservation frees exactly it */
-	dmb_book_unreserve(b, 10, 10);
-	KUNIT_EXPECT_EQ(test, dmb_book_reserve(b, 0, 10, 0, 0), 10UL);
-	KUNIT_EXPECT_EQ(test, bitmap_weight(b->bitmap, TEST_PAGES), 29U);
-}
-
 static void dmb_alloc_test_release(struct kunit *test)
 {
 	struct dmb_book *b = new_book(test, TEST_PAGES);
 	struct dmb_claim *c;
 	const char *why = NULL;
 
-	KUNIT_ASSERT_EQ(test, dmb_book_reserve(b, 0, 8, 0, 0), 0UL);
 	claim(test, b, 0, 8);
-	KUNIT_ASSERT_EQ(test, dmb_book_reserve(b, 0, 16, 0, 0), 8UL);
 	claim(test, b, 8, 16);
 	KUNIT_EXPECT_EQ(test, b->claimed, 24UL);
 
@@ -120,46 +91,25 @@ static void dmb_alloc_test_release(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, dmb_book_find(b, 8, 8, &why));
 	expect_why(test, why, "size differs from the claimed run");
 	KUNIT_EXPECT_EQ(test, b->claimed, 24UL);
-	KUNIT_EXPECT_EQ(test, bitmap_weight(b->bitmap, TEST_PAGES), 24U);
 
 	/* an exact run is released once */
 	c = dmb_book_find(b, 8, 16, &why);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	dmb_book_forget(b, c);
 	KUNIT_EXPECT_EQ(test, b->claimed, 8UL);
-	KUNIT_EXPECT_EQ(test, bitmap_weight(b->bitmap, TEST_PAGES), 8U);
+	/* the other run is still there, and goes the same way */
+	c = dmb_book_find(b, 0, 8, &why);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	dmb_book_forget(b, c);
+	KUNIT_EXPECT_EQ(test, b->claimed, 0UL);
+	KUNIT_EXPECT_TRUE(test, list_empty(&b->claims));
 	KUNIT_EXPECT_NULL(test, dmb_book_find(b, 8, 16, &why));
 	expect_why(test, why, "not claimed (double release?)");
 }
 
-static void dmb_alloc_test_fragmentation(struct kunit *test)
-{
-	struct dmb_book *b = new_book(test, TEST_PAGES);
-	unsigned long i, bitno;
-
-	KUNIT_EXPECT_EQ(test, dmb_book_maxchunk(b), (unsigned long)TEST_PAGES);
-	/* 64 runs of 16 pages fill the block */
-	for (i = 0; i < TEST_PAGES / 16; i++)
-		KUNIT_ASSERT_EQ(test, dmb_book_reserve(b, 0, 16, 0, 0), i * 16);
-	KUNIT_EXPECT_EQ(test, dmb_book_maxchunk(b), 0UL);
-	/* free every other run: 16-page holes, no room for 32 */
-	for (i = 0; i < TEST_PAGES / 16; i += 2)
-		dmb_book_unreserve(b, i * 16, 16);
-	KUNIT_EXPECT_EQ(test, dmb_book_maxchunk(b), 16UL);
-	KUNIT_EXPECT_EQ(test, dmb_book_reserve(b, 0, 32, 0, 0),
-			(unsigned long)TEST_PAGES);
-	/* free the rest: a large claim fits again */
-	for (i = 1; i < TEST_PAGES / 16; i += 2)
-		dmb_book_unreserve(b, i * 16, 16);
-	bitno = dmb_book_reserve(b, 0, TEST_PAGES, 0, 0);
-	KUNIT_EXPECT_EQ(test, bitno, 0UL);
-}
-
 static struct kunit_case dmb_alloc_test_cases[] = {
 	KUNIT_CASE(dmb_alloc_test_args),
-	KUNIT_CASE(dmb_alloc_test_reserve),
 	KUNIT_CASE(dmb_alloc_test_release),
-	KUNIT_CASE(dmb_alloc_test_fragmentation),
 	{}
 };
 

@@ -6,7 +6,6 @@
 #define _DMB_ALLOC_TRACE_H
 
 #include <linux/tracepoint.h>
-#include <trace/events/mmflags.h>
 
 TRACE_EVENT(dmb_alloc_start,
 	    TP_PROTO(const char *name, unsigned long nr, unsigned long align),
@@ -33,61 +32,6 @@ DECLARE_EVENT_CLASS(dmb_alloc_run,
 				   __entry->nr = nr;),
 		    TP_printk("name=%s pfn=0x%lx nr=%lu",
 			      __get_str(name), __entry->pfn, __entry->nr)
-);
-
-/*
- * A run alloc_contig_range() found busy, and the page that stayed: its
- * frame (0 if it went away before it was found), references, user
- * mappings and flags
- */
-TRACE_EVENT(dmb_alloc_busy_retry,
-	    TP_PROTO(const char *name, unsigned long pfn, unsigned long nr,
-		     unsigned long busy_pfn, unsigned long flags, int refcount,
-		     int mapcount),
-	    TP_ARGS(name, pfn, nr, busy_pfn, flags, refcount, mapcount),
-	    TP_STRUCT__entry(__string(name, name)
-			     __field(unsigned long, pfn)
-			     __field(unsigned long, nr)
-			     __field(unsigned long, busy_pfn)
-			     __field(unsigned long, flags)
-			     __field(int, refcount)
-			     __field(int, mapcount)),
-	    TP_fast_assign(__assign_str(name);
-			   __entry->pfn = pfn;
-			   __entry->nr = nr;
-			   __entry->busy_pfn = busy_pfn;
-			   __entry->flags = flags;
-			   __entry->refcount = refcount;
-			   __entry->mapcount = mapcount;),
-	    TP_printk("name=%s pfn=0x%lx nr=%lu busy_pfn=0x%lx refcount=%d mapcount=%d flags=%s",
-		      __get_str(name), __entry->pfn, __entry->nr,
-		      __entry->busy_pfn, __entry->refcount, __entry->mapcount,
-		      show_page_flags(__entry->flags & PAGEFLAGS_MASK))
-);
-
-/*
- * One chunk of a claim migrated in parallel: its run, the CPU that ran
- * alloc_contig_range() on it, the result and how long it took
- */
-TRACE_EVENT(dmb_alloc_chunk,
-	    TP_PROTO(const char *name, unsigned long pfn, unsigned long nr,
-		     int cpu, int err, u64 ns),
-	    TP_ARGS(name, pfn, nr, cpu, err, ns),
-	    TP_STRUCT__entry(__string(name, name)
-			     __field(unsigned long, pfn)
-			     __field(unsigned long, nr)
-			     __field(int, cpu)
-			     __field(int, err)
-			     __field(u64, ns)),
-	    TP_fast_assign(__assign_str(name);
-			   __entry->pfn = pfn;
-			   __entry->nr = nr;
-			   __entry->cpu = cpu;
-			   __entry->err = err;
-			   __entry->ns = ns;),
-	    TP_printk("name=%s pfn=0x%lx nr=%lu cpu=%d err=%d duration_ns=%llu",
-		      __get_str(name), __entry->pfn, __entry->nr,
-		      __entry->cpu, __entry->err, __entry->ns)
 );
 
 TRACE_EVENT(dmb_alloc_finish,

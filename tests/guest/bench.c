@@ -17,8 +17,8 @@
  *          claim is timed, so every claim runs with the same free memory.
  *          Every filler page carries a stamp checked after each claim.
  *          The DMB is claimed twice per cell: as configured (its chunks
- *          migrated on every online CPU, "dmb") and with dmb_alloc's
- *          claim_cpus=1 (the caller's CPU alone, "dmb1").
+ *          migrated on every online CPU, "dmb") and with
+ *          page_alloc.contig_threads=1 (the caller's CPU alone, "dmb1").
  * reuse    Fixed anonymous workloads of --levels % of the memory available
  *          at start: the share of each idle region holding user pages and
  *          of it free; --first names the movable block whose node comes
@@ -64,7 +64,7 @@ static struct {
 } reg[NR_REGIONS];
 
 /* dmb_alloc's CPUs per claim: 0 every online CPU, 1 the caller alone */
-#define CLAIM_CPUS "/sys/module/dmb_alloc/parameters/claim_cpus"
+#define CLAIM_CPUS "/sys/module/page_alloc/parameters/contig_threads"
 
 static char *chunks[MAX_CHUNKS];
 static int nchunks;
@@ -478,7 +478,7 @@ static void claim_cell(int r, uint64_t size, int occ, int reps, uint64_t *pfns,
 
 static const char *const trace_events[] = {
 	"dmb_alloc/dmb_alloc_start", "dmb_alloc/dmb_alloc_finish",
-	"dmb_alloc/dmb_alloc_chunk", "cma/cma_alloc_start", "cma/cma_alloc_finish",
+	"cma/cma_alloc_start", "cma/cma_alloc_finish",
 	"kmem/mm_alloc_contig_migrate_range_info",
 };
 
@@ -516,16 +516,16 @@ static double trace_ts(const char *line, const char *event)
  * migration itself), from there to the claim's end (taking the freed
  * range; for the DMB that includes dmb_alloc()'s zeroing), and what the
  * module measured around it (for CMA the DMA API's zeroing after
- * cma_alloc()); zero_ms is the zeroing timed apart.  A DMB claim
- * migrated in chunks adds their count, the CPUs that ran them, the sum
- * and the longest of their durations (dmb_alloc_chunk events).
+ * cma_alloc()); zero_ms is the zeroing timed apart.  A claim migrated
+ * in chunks on several CPUs adds their count and the CPUs that ran them
+ * (a mm_alloc_contig_migrate_range_info event per chunk).
  */
 static void trace_claim(int r, uint64_t size, uint64_t *pfns, double copy_mb_s)
 {
 	static char tr[1 << 16];
 	const char *start_ev = r == R_DMB ? "dmb_alloc_start" : "cma_alloc_start";
 	const char *finish_ev = r == R_DMB ? "dmb_alloc_finish" : "cma_alloc_finish";
-	double t0 = -1, tmig = -1, tfin = -1, ts, chunk_sum = 0, chunk_max = 0;
+	double t0 = -1, tmig = -1, tfin = -1, ts;
 	unsigned long long pfn, pages, ns, zns, migrated = 0, cpus = 0;
 	int chunks = 0;
 	char buf[128], name[16], *line, *save, *m;
@@ -552,19 +552,15 @@ static void trace_claim(int r, uint64_t size, uint64_t *pfns, double copy_mb_s)
 			t0 = ts;
 		if ((ts = trace_ts(line, finish_ev)) >= 0)
 			tfin = ts;
-		if (trace_ts(line, "dmb_alloc_chunk") >= 0) {
-			char *c = strstr(line, " cpu="), *d = strstr(line, "duration_ns=");
-			double ms = d ? strtoull(d + 12, NULL, 10) / 1e6 : 0;
+		if ((ts = trace_ts(line, "mm_alloc_contig_migrate_range_info")) >= 0) {
+			/* the CPU that ran the chunk: "[001]" */
+			char *c = strchr(line, '[');
 
 			chunks++;
-			if (c && atoi(c + 5) >= 0 && atoi(c + 5) < 64)
-				cpus |= 1ULL << atoi(c + 5);
-			chunk_sum += ms;
-			if (ms > chunk_max)
-				chunk_max = ms;
-		}
-		if ((ts = trace_ts(line, "mm_alloc_contig_migrate_range_info")) >= 0) {
-			tmig = ts;
+			if (c && atoi(c + 1) >= 0 && atoi(c + 1) < 64)
+				cpus |= 1ULL << atoi(c + 1);
+			if (ts > tmig)
+				tmig = ts;
 			/*
 			 * 6.12 passes this event's arguments in another
 			 * order than its prototype: the count of migrated
@@ -575,14 +571,14 @@ static void trace_claim(int r, uint64_t size, uint64_t *pfns, double copy_mb_s)
 				migrated += strtoull(m + 13, NULL, 10);
 		}
 	}
-	t_info("trace region=%s size_mb=%llu occ=%.1f claim_ms=%.1f start_to_migrated_ms=%.1f migrated_to_end_ms=%.1f around_ms=%.1f zero_ms=%.1f nr_migrated=%llu floor_ms=%.1f chunks=%d chunk_cpus=%d chunk_sum_ms=%.1f chunk_max_ms=%.1f",
+	t_info("trace region=%s size_mb=%llu occ=%.1f claim_ms=%.1f start_to_migrated_ms=%.1f migrated_to_end_ms=%.1f around_ms=%.1f zero_ms=%.1f nr_migrated=%llu floor_ms=%.1f chunks=%d chunk_cpus=%d",
 	       rname[r], (unsigned long long)size >> 20,
 	       100.0 * have * page_size() / reg[r].size, ns / 1e6,
 	       t0 >= 0 && tmig >= 0 ? (tmig - t0) * 1e3 : -1,
 	       tmig >= 0 && tfin >= 0 ? (tfin - tmig) * 1e3 : -1,
 	       t0 >= 0 && tfin >= 0 ? ns / 1e6 - (tfin - t0) * 1e3 : -1, zns / 1e6,
 	       migrated, migrated * page_size() / 1048576.0 / copy_mb_s * 1e3,
-	       chunks, __builtin_popcountll(cpus), chunk_sum, chunk_max);
+	       chunks, __builtin_popcountll(cpus));
 	t_result(t0 >= 0 && tfin >= 0, "%s claim traced", rname[r]);
 }
 
@@ -846,7 +842,7 @@ static long thp_check_free(char *p, long mb)
 
 /*
  * Parallel migration with and without TLB shootdowns: the DMB claimed on
- * every CPU and on one (claim_cpus=1), with ZONE_MOVABLE (the blocks)
+ * every CPU and on one (page_alloc.contig_threads=1), with ZONE_MOVABLE (the blocks)
  * first filled by mapped anonymous pages ("mapped": each page moved is
  * unmapped, one TLB invalidation broadcast to every CPU) or by tmpfs page
  * cache never mapped ("unmapped": no TLB invalidation), or by anonymous

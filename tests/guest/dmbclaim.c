@@ -29,10 +29,10 @@
  *   pipepin     an unprivileged process holds a page of the block with
  *               vmsplice() into a pipe it never reads: half the block is
  *               claimed around it, the whole block fails with -EBUSY in
- *               bounded time, the trace event and the error name the pfn,
+ *               bounded time, CMA's trace event and message name the pfn,
  *               and another process keeps running meanwhile; each whole
- *               attempt migrated in chunks on every CPU, gave back the
- *               chunks it took (chunks_taken, chunks_busy) and leaked
+ *               attempt migrated in chunks on several CPUs (chunks, the
+ *               mm_alloc_contig_migrate_range_info events) and leaked
  *               none (half_again: the half is claimed again)
  *   lastput     a claim through debugfs, held between its migration and
  *               its commit (test_hold) until the last handle goes: it
@@ -57,7 +57,8 @@
  * Metrics depend on the test; every one reports claimed (pages still
  * claimed at the end, before cleanup), claimed_after_cleanup, and the
  * block's sysfs counters (sysfs.claims_ok, sysfs.claims_failed,
- * sysfs.pages_claimed, sysfs.pages_released, sysfs.busy_retries).
+ * sysfs.pages_claimed, sysfs.pages_released, sysfs.claims_busy,
+ * sysfs.claims_nomem).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -170,6 +171,25 @@ static long info_val(const struct blk *b, const char *key)
 		return -1;
 	p = strstr(info, key);
 	return p ? strtol(p + strlen(key) + 2, NULL, 10) : -1;
+}
+
+/*
+ * The longest free run of the block's CMA area, which hands out its pages
+ * (/sys/kernel/debug/cma/<area>/maxchunk, the area named in "cma:" of the
+ * block's info), or -1
+ */
+static long cma_maxchunk(const struct blk *b)
+{
+	char path[300], info[512], name[64], *p;
+
+	snprintf(path, sizeof(path), "%s/info", b->dir);
+	if (file_read_str(path, info, sizeof(info)))
+		return -1;
+	p = strstr(info, "cma: ");
+	if (!p || sscanf(p, "cma: %63s", name) != 1)
+		return -1;
+	snprintf(path, sizeof(path), "/sys/kernel/debug/cma/%s/maxchunk", name);
+	return read_num(path);
 }
 
 /* A counter of the block's sysfs directory, or -1 */
@@ -392,14 +412,6 @@ static int line_has(char *text, const char *a, const char *b)
 	return hit;
 }
 
-/* Does the line that starts at @line have @a before its end? */
-static int line_has_at(const char *line, const char *a)
-{
-	const char *end = strchr(line, '\n'), *hit = strstr(line, a);
-
-	return hit && (!end || hit < end);
-}
-
 int main(int argc, char **argv)
 {
 	const char *test = opt_get(argc, argv, "test");
@@ -432,7 +444,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(test, "whole")) {
 		metric_set("ret", claim(&b0, b0.size, 0, &pfn));
 		metric_set("pfn", pfn);
-		metric_set("maxchunk_during", info_val(&b0, "maxchunk"));
+		metric_set("maxchunk_during", cma_maxchunk(&b0));
 		metric_set("release", release(&b0, pfn, b0.size));
 	} else if (!strcmp(test, "fragment")) {
 		uint64_t runs = b0.size / (4 << 20), i, p[1024];
@@ -443,7 +455,7 @@ int main(int argc, char **argv)
 		for (i = 0; i < runs && i < 1024; i += 2)
 			errs += !!release(&b0, p[i], 4 << 20);
 		metric_set("errors", errs);
-		metric_set("maxchunk", info_val(&b0, "maxchunk"));
+		metric_set("maxchunk", cma_maxchunk(&b0));
 		metric_set("ret_8m", claim(&b0, 8 << 20, 0, NULL));
 		release(&b0, 0, 0);
 		metric_set("ret_whole", claim(&b0, b0.size, 0, &pfn));
@@ -558,7 +570,8 @@ int main(int argc, char **argv)
 		metric_set("ev_release", rel);
 	} else if (!strcmp(test, "pipepin")) {
 		static char tr[1 << 17], kl[1 << 18];
-		const char *ev = "/sys/kernel/tracing/events/dmb_alloc/enable";
+		const char *ev = "/sys/kernel/tracing/events/cma/cma_alloc_busy_retry/enable";
+		const char *ev_mt = "/sys/kernel/tracing/events/kmem/mm_alloc_contig_migrate_range_info/enable";
 		volatile double *gap = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 					    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		uint64_t pinned = 0;
@@ -572,8 +585,8 @@ int main(int argc, char **argv)
 			t_bail("no page of the block could be spliced into a pipe");
 		metric_set("pinned_offset_mb", (pinned * page_size() - b0.base) >> 20);
 		file_write("/sys/kernel/tracing/trace", "");
-		if (file_write(ev, "1"))
-			t_bail("cannot enable the dmb_alloc tracepoints");
+		if (file_write(ev, "1") || file_write(ev_mt, "1"))
+			t_bail("cannot enable the cma and contiguous migration tracepoints");
 		*gap = 0;
 		run = runner(gap);
 		/* half the block fits around the pinned page */
@@ -599,6 +612,7 @@ int main(int argc, char **argv)
 		kill(run, SIGKILL);
 		waitpid(run, NULL, 0);
 		file_write(ev, "0");
+		file_write(ev_mt, "0");
 		t_report("page 0x%llx (%llu MiB into the block) held by a pipe: half claimed in %.0f ms, whole refused in %.0f ms, longest stall of another process %.0f ms",
 			 (unsigned long long)pinned,
 			 (unsigned long long)(pinned * page_size() - b0.base) >> 20,
@@ -607,32 +621,28 @@ int main(int argc, char **argv)
 		snprintf(needle, sizeof(needle), "busy_pfn=0x%llx ", (unsigned long long)pinned);
 		if (file_read_str("/sys/kernel/tracing/trace", tr, sizeof(tr)))
 			tr[0] = '\0';
-		metric_set("trace_names_pfn", line_has(tr, "dmb_alloc_busy_retry:", needle));
+		metric_set("trace_names_pfn", line_has(tr, "cma_alloc_busy_retry:", needle));
 		metric_set("trace_refcount", line_has(tr, needle, "refcount=2 mapcount=1"));
 		{
 			double tries = 0;
 			char *l = tr;
 
-			while ((l = strstr(l, "dmb_alloc_busy_retry:"))) {
+			while ((l = strstr(l, "cma_alloc_busy_retry:"))) {
 				tries++;
 				l++;
 			}
 			metric_set("busy_events", tries);
-			/* chunks of the whole-block attempts, emptied and failed */
+			/* chunks of the whole-block attempts, migrated apart */
 			tries = 0;
-			for (l = tr; (l = strstr(l, "dmb_alloc_chunk:")); l++)
-				tries += !!line_has_at(l, " err=0 ");
-			metric_set("chunks_taken", tries);
-			tries = 0;
-			for (l = tr; (l = strstr(l, "dmb_alloc_chunk:")); l++)
-				tries += !!line_has_at(l, " err=-16 ");
-			metric_set("chunks_busy", tries);
+			for (l = tr; (l = strstr(l, "mm_alloc_contig_migrate_range_info:")); l++)
+				tries++;
+			metric_set("chunks", tries);
 		}
 		len = klogctl(3, kl, sizeof(kl) - 1);
 		kl[len > 0 ? len : 0] = '\0';
 		snprintf(needle, sizeof(needle), "pfn 0x%llx busy (refcount",
 			 (unsigned long long)pinned);
-		metric_set("error_names_pfn", line_has(kl, "claim of", needle));
+		metric_set("error_names_pfn", line_has(kl, "busy attempts", needle));
 		kill(pin, SIGKILL);
 		waitpid(pin, NULL, 0);
 	} else if (!strcmp(test, "sessionrun")) {
@@ -813,7 +823,8 @@ int main(int argc, char **argv)
 	metric_set("claimed", info_val(&b0, "claimed"));
 	{
 		static const char *const ctr[] = { "claims_ok", "claims_failed",
-			"pages_claimed", "pages_released", "busy_retries" };
+			"pages_claimed", "pages_released", "claims_busy",
+			"claims_nomem" };
 		char path[400], buf[32], name[64];
 		const char *n = strrchr(b0.dir, '/') + 1;
 		unsigned int i;

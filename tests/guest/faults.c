@@ -30,7 +30,7 @@
  * whose first two page allocations fail, which must fail inside
  * dmb_alloc() and unwind (twice_claim_err: attempts that failed at all).
  * The claims of this part migrate on the failing thread's CPU alone
- * (dmb_alloc's claim_cpus=1): its workers on other CPUs would not fail.
+ * (page_alloc.contig_threads=1): its helpers on other CPUs would not fail.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -227,7 +227,7 @@ static void work(int rounds, int out)
 /* ---- every allocation site once: /proc/thread-self/fail-nth ------------ */
 
 /* dmb_alloc's CPUs per claim (0: every online CPU, 1: the caller alone) */
-#define CLAIM_CPUS "/sys/module/dmb_alloc/parameters/claim_cpus"
+#define CLAIM_CPUS "/sys/module/page_alloc/parameters/contig_threads"
 
 /* The block is free before each claim: it takes the block's first 16 MiB */
 #define CLAIM_BASE 0x60000000ULL
