@@ -230,6 +230,16 @@ static const struct file_operations dma_client_import_fops = {
 	.llseek	= default_llseek,
 };
 
+/* Did the memory-region give the device a CMA pool of its own? */
+static bool dma_client_has_pool(struct device *dev)
+{
+#ifdef CONFIG_DMA_CMA
+	return dev->cma_area;
+#else
+	return false;
+#endif
+}
+
 static int dma_client_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
@@ -246,11 +256,23 @@ static int dma_client_probe(struct platform_device *pdev)
 	ret = dma_coerce_mask_and_coherent(dev, DMA_BIT_MASK(64));
 	if (ret)
 		return ret;
-	/* the usual pattern: a memory-region, if any, is the device's pool */
-	ret = of_reserved_mem_device_init(dev);
-	if (ret && ret != -ENODEV)
-		return dev_err_probe(dev, ret, "memory-region\n");
-	dc->rmem = !ret;
+	/*
+	 * The usual pattern: a memory-region, if any, is the device's pool.
+	 * One that gives it no CMA pool (a disabled node, a block refused at
+	 * boot, a pool of another kind) fails the probe: the default pool
+	 * would serve the device without a word.
+	 */
+	if (of_property_present(dev->of_node, "memory-region")) {
+		ret = of_reserved_mem_device_init(dev);
+		if (!ret && !dma_client_has_pool(dev)) {
+			of_reserved_mem_device_release(dev);
+			ret = -ENODEV;
+		}
+		if (ret)
+			return dev_err_probe(dev, ret,
+					     "memory-region gives no CMA pool\n");
+		dc->rmem = true;
+	}
 
 	dc->dir = debugfs_create_dir(dev_name(dev), dma_client_root);
 	debugfs_create_file("alloc", 0600, dc->dir, dc, &dma_client_alloc_fops);

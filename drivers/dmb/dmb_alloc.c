@@ -111,6 +111,14 @@ struct dmb_handle {
 
 static LIST_HEAD(dmb_area_list);
 static DEFINE_MUTEX(dmb_area_lock);
+/*
+ * Held while an area's sysfs and debugfs directories are created or
+ * removed: the last handle's put removes them outside dmb_area_lock, and
+ * a handle taken meanwhile on the same block must not create its new
+ * area's directories, of the same name, before they are gone.  Nests
+ * inside dmb_area_lock.
+ */
+static DEFINE_MUTEX(dmb_area_dir_lock);
 static struct kobject *dmb_alloc_kobj;
 static struct dentry *dmb_alloc_debugfs;
 
@@ -840,9 +848,11 @@ static struct dmb_area *dmb_area_create(struct dmb_block *dmb, struct device *de
 	spin_lock_init(&area->lock);
 	/* from here the kobject's release frees the area and puts @dev */
 	area->dev = get_device(dev);
+	mutex_lock(&dmb_area_dir_lock);
 	ret = kobject_init_and_add(&area->kobj, &dmb_area_ktype, dmb_alloc_kobj,
 				   "%s", area->name);
 	if (ret) {
+		mutex_unlock(&dmb_area_dir_lock);
 		/* the release callback frees the area */
 		kobject_put(&area->kobj);
 		return ERR_PTR(ret);
@@ -856,6 +866,7 @@ static struct dmb_area *dmb_area_create(struct dmb_block *dmb, struct device *de
 		debugfs_create_file("free", 0200, area->debugfs, area,
 				    &dmb_free_fops);
 	}
+	mutex_unlock(&dmb_area_dir_lock);
 	list_add_tail(&area->node, &dmb_area_list);
 	return area;
 }
@@ -994,9 +1005,11 @@ void dmb_handle_put(struct dmb_handle *handle)
 	 * take the block, and so make an area of the same name, meanwhile.
 	 */
 	if (last && !claimed) {
+		mutex_lock(&dmb_area_dir_lock);
 		debugfs_remove(area->debugfs);
 		/* out of sysfs now: a preparation may hold the area a while */
 		kobject_del(&area->kobj);
+		mutex_unlock(&dmb_area_dir_lock);
 		kobject_put(&area->kobj);
 	}
 	dmb_put(dmb);

@@ -108,7 +108,7 @@ struct dmb_v4l2dec_frame {
  * @vfd:	the /dev/videoN node
  * @m2m_dev:	the mem2mem scheduler
  * @dev:	the platform device, the DMA device of every buffer
- * @lock:	serialises the ioctls of all contexts (the queues' lock),
+ * @lock:	the video device's lock (the ioctls other than the queues'),
  *		and guards @ctxs
  * @ctxs:	the open contexts, for the debugfs report
  * @dir:	its debugfs directory
@@ -133,7 +133,7 @@ struct dmb_v4l2dec {
 	struct video_device vfd;
 	struct v4l2_m2m_dev *m2m_dev;
 	struct device *dev;
-	struct mutex lock;		/* the queues of all contexts, @ctxs */
+	struct mutex lock;		/* ioctls but the queues', @ctxs */
 	struct list_head ctxs;
 	struct dentry *dir;
 	unsigned int next_id;
@@ -176,6 +176,9 @@ static DEFINE_MUTEX(dmb_v4l2dec_live_lock);
  * @fh:		its V4L2 file handle (holds the m2m context)
  * @dec:	the decoder
  * @node:	in @dec->ctxs
+ * @vb_mutex:	its queues' lock, and so of its queue ioctls: one session's
+ *		REQBUFS, which may migrate hundreds of MiB, does not hold up
+ *		another's
  * @hdl:	its controls
  * @id:		its number in the debugfs report
  * @out:	the OUTPUT (FWHT) format
@@ -194,6 +197,7 @@ struct dmb_v4l2dec_ctx {
 	struct v4l2_fh fh;
 	struct dmb_v4l2dec *dec;
 	struct list_head node;
+	struct mutex vb_mutex;		/* its queues */
 	struct v4l2_ctrl_handler hdl;
 	unsigned int id;
 	struct v4l2_pix_format out;
@@ -998,7 +1002,7 @@ static int dmb_v4l2dec_queue_init(void *priv, struct vb2_queue *src_vq,
 		qs[i]->ops = &dmb_v4l2dec_qops;
 		qs[i]->mem_ops = &vb2_dma_contig_memops;
 		qs[i]->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_COPY;
-		qs[i]->lock = &ctx->dec->lock;
+		qs[i]->lock = &ctx->vb_mutex;
 		qs[i]->dev = ctx->dec->dev;
 		qs[i]->max_num_buffers = DEC_MAX_BUFS;
 		ret = vb2_queue_init(qs[i]);
@@ -1024,6 +1028,7 @@ static int dmb_v4l2dec_open(struct file *file)
 		goto unlock;
 	}
 	ctx->dec = dec;
+	mutex_init(&ctx->vb_mutex);
 	v4l2_fh_init(&ctx->fh, video_devdata(file));
 	file->private_data = &ctx->fh;
 
@@ -1062,6 +1067,7 @@ static int dmb_v4l2dec_open(struct file *file)
 free_hdl:
 	v4l2_ctrl_handler_free(&ctx->hdl);
 	v4l2_fh_exit(&ctx->fh);
+	mutex_destroy(&ctx->vb_mutex);
 	kfree(ctx);
 unlock:
 	mutex_unlock(&dec->lock);
@@ -1077,12 +1083,15 @@ static int dmb_v4l2dec_release(struct file *file)
 	list_del(&ctx->node);
 	if (list_empty(&dec->ctxs))
 		dmb_v4l2dec_early_end(dec, false);
-	/* frees the buffers: the memory goes back to user pages */
-	v4l2_m2m_ctx_release(ctx->fh.m2m_ctx);
 	mutex_unlock(&dec->lock);
+	/* frees the buffers: the memory goes back to user pages */
+	mutex_lock(&ctx->vb_mutex);
+	v4l2_m2m_ctx_release(ctx->fh.m2m_ctx);
+	mutex_unlock(&ctx->vb_mutex);
 	v4l2_fh_del(&ctx->fh);
 	v4l2_fh_exit(&ctx->fh);
 	v4l2_ctrl_handler_free(&ctx->hdl);
+	mutex_destroy(&ctx->vb_mutex);
 	kfree(ctx);
 	return 0;
 }
@@ -1123,8 +1132,11 @@ static int dmb_v4l2dec_buffers_show(struct seq_file *m, void *v)
 
 	mutex_lock(&dec->lock);
 	list_for_each_entry(ctx, &dec->ctxs, node) {
+		/* its buffers do not come and go meanwhile */
+		mutex_lock(&ctx->vb_mutex);
 		dmb_v4l2dec_show_queue(m, ctx, v4l2_m2m_get_src_vq(ctx->fh.m2m_ctx), "out");
 		dmb_v4l2dec_show_queue(m, ctx, v4l2_m2m_get_dst_vq(ctx->fh.m2m_ctx), "cap");
+		mutex_unlock(&ctx->vb_mutex);
 	}
 	mutex_unlock(&dec->lock);
 	return 0;

@@ -51,6 +51,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/nospec.h>
 #include <linux/of.h>
 #include <linux/of_address.h>
 #include <linux/platform_device.h>
@@ -604,11 +605,15 @@ static long vdec_buf(struct vdec *vdec, struct file *file, unsigned int cmd,
 	else if (!s || s->owner != file || arg.index >= s->count)
 		ret = -EINVAL;
 	if (!ret) {
-		arg.size = s->bufs[arg.index].size;
-		arg.offset = s->bufs[arg.index].offset;
+		/* a user index: no speculation past the bound */
+		const struct vdec_buf *b =
+			&s->bufs[array_index_nospec(arg.index, s->count)];
+
+		arg.size = b->size;
+		arg.offset = b->offset;
 		if (file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN)) {
 			arg.flags |= DMB_VDEC_BUF_PHYS;
-			arg.phys = page_to_phys(s->bufs[arg.index].page);
+			arg.phys = page_to_phys(b->page);
 		}
 	}
 	mutex_unlock(&vdec->lock);
@@ -904,9 +909,12 @@ static void vdec_find_controller(struct vdec *vdec)
 	for_each_child_of_node(ctrls, np) {
 		if (of_address_to_resource(np, 0, &res)) {
 			/* not translatable to CPU addresses: read reg raw */
-			const __be32 *reg = of_get_property(np, "reg", NULL);
+			const __be32 *reg;
+			int len;
 
-			if (!reg)
+			reg = of_get_property(np, "reg", &len);
+			/* two cells of address, two of size */
+			if (!reg || len < 4 * (int)sizeof(*reg))
 				continue;
 			res.start = of_read_number(reg, 2);
 			res.end = res.start + of_read_number(reg + 2, 2) - 1;

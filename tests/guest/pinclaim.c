@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pinclaim: an unprivileged process holds pages of a block from a pipe
+ * (vmsplice() without reading, which no claim can move), spread over the
+ * block, and the block is claimed through one way in: an 8 MiB claim, then
+ * the whole block.  Each must end, succeeded or refused, within the bound
+ * that cma_alloc_gfp() documents, name a held page (in the kernel log and
+ * the cma_alloc_busy_retry tracepoint), and not hold up a 1 MiB claim on
+ * another block started meanwhile, which must end first (an ordering
+ * check: the times are reported, not judged).
+ *
+ * usage: pinclaim --via=WAY --block=<dmb name> --other=WAY [--pins=64]
+ *        [expectations]
+ * WAY: heap:<heap>   a dma-buf heap allocation (closed to free)
+ *      dma:<device>  dma_alloc_attrs() of the dma_client test device
+ *      dmb:<node>    dmb_alloc() through its debugfs hook, on a handle the
+ *                    dmb_test module takes for the device tree node
+ * Metrics: pins (pages held inside the block), ret_8m, ms_8m, ret_whole,
+ * ms_whole (0 or -errno, and milliseconds), other_first_8m and
+ * other_first_whole (1 if the other block's 1 MiB claim, started 50 ms
+ * into the claim, ended before it), other_ret_8m, other_ret_whole,
+ * log_names_pin and trace_names_pin (a held page is named), after (the
+ * whole block once the pipe is closed: 0).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/klog.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/dma-heap.h>
+
+#include "guest.h"
+
+#define MAX_PINS	256
+#define DC		"/sys/kernel/debug/dma_client/"
+#define TEST_FILE	"/sys/kernel/debug/dmb_test/get"
+#define DA_DIR		"/sys/kernel/debug/dmb_alloc"
+#define TRACE		"/sys/kernel/tracing/"
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* One way into a block: what to claim with, and what was claimed */
+struct way {
+	char kind[8];
+	char name[96];
+	char dir[200];		/* dmb: the block's dmb_alloc debugfs dir */
+	int fd;			/* heap: the dma-buf */
+};
+
+static int way_parse(const char *s, struct way *w)
+{
+	const char *c = s ? strchr(s, ':') : NULL;
+
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	if (!c || c - s >= (long)sizeof(w->kind))
+		return -1;
+	memcpy(w->kind, s, c - s);
+	snprintf(w->name, sizeof(w->name), "%s", c + 1);
+	return strcmp(w->kind, "heap") && strcmp(w->kind, "dma") &&
+	       strcmp(w->kind, "dmb") ? -1 : 0;
+}
+
+/* dmb: take a handle on the node's block, find its debugfs directory */
+static int way_open(struct way *w)
+{
+	char cmd[160], res[160], path[512], info[512];
+	unsigned long long ib, base, bsize;
+	struct dirent *de;
+	DIR *d;
+	char *p;
+
+	if (strcmp(w->kind, "dmb"))
+		return 0;
+	snprintf(cmd, sizeof(cmd), "handle %s 0", w->name);
+	if (file_write(TEST_FILE, cmd) || file_read_str(TEST_FILE, res, sizeof(res)) ||
+	    sscanf(res, "ok handle %llx %llx", &base, &bsize) != 2)
+		return -1;
+	d = opendir(DA_DIR);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), DA_DIR "/%s/info", de->d_name);
+		if (file_read_str(path, info, sizeof(info)))
+			continue;
+		p = strstr(info, "base: ");
+		if (p && sscanf(p, "base: %llx", &ib) == 1 && ib == base) {
+			snprintf(w->dir, sizeof(w->dir), DA_DIR "/%s", de->d_name);
+			break;
+		}
+	}
+	closedir(d);
+	return w->dir[0] ? 0 : -1;
+}
+
+/* Claim @size bytes the way @w says; 0 or -errno */
+static int way_claim(struct way *w, uint64_t size)
+{
+	char path[300], num[64], res[128];
+	int err = 0;
+
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)size);
+	if (!strcmp(w->kind, "heap")) {
+		struct dma_heap_allocation_data a = {
+			.len = size, .fd_flags = O_RDWR | O_CLOEXEC,
+		};
+		int fd;
+
+		snprintf(path, sizeof(path), "/dev/dma_heap/%s", w->name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		err = ioctl(fd, DMA_HEAP_IOCTL_ALLOC, &a) ? -errno : 0;
+		close(fd);
+		if (!err)
+			w->fd = a.fd;
+		return err;
+	}
+	if (!strcmp(w->kind, "dma")) {
+		snprintf(path, sizeof(path), DC "%s/alloc", w->name);
+		if (file_write(path, num) || file_read_str(path, res, sizeof(res)))
+			return -ENOENT;
+		if (sscanf(res, "error %d", &err) == 1)
+			return err;
+		return strncmp(res, "ok ", 3) ? -EIO : 0;
+	}
+	snprintf(path, sizeof(path), "%s/alloc", w->dir);
+	return file_write(path, num);
+}
+
+static void way_free(struct way *w)
+{
+	char path[300];
+
+	if (!strcmp(w->kind, "heap")) {
+		if (w->fd >= 0)
+			close(w->fd);
+		w->fd = -1;
+	} else if (!strcmp(w->kind, "dma")) {
+		snprintf(path, sizeof(path), DC "%s/free", w->name);
+		file_write(path, "1");
+	} else {
+		snprintf(path, sizeof(path), "%s/free", w->dir);
+		file_write(path, "all");
+	}
+}
+
+/*
+ * A process that fills memory as root until it has @want pages inside
+ * [base, base + size) at least size / @want apart (pagemap shows frames to
+ * root only), drops to nobody and splices them into a pipe it never reads.
+ * Returns its pid; the frames are in @pfn, their count in *@n.
+ */
+static pid_t pinner(uint64_t base, uint64_t size, int want, uint64_t *pfn,
+		    int *n)
+{
+	int rep[2], data[2];
+	pid_t pid;
+
+	*n = 0;
+	if (pipe(rep) || pipe(data))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		size_t len = 768 << 20, step = 2 << 20, i, k;
+		size_t np = step / page_size(), gap = size / want;
+		uint64_t *pf = calloc(np, sizeof(*pf)), next = base, got[MAX_PINS];
+		struct iovec iov[MAX_PINS];
+		char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		int cnt = 0;
+
+		if (m == MAP_FAILED || !pf)
+			_exit(1);
+		for (i = 0; i < len && cnt < want; i += step) {
+			memset(m + i, 0x5a, step);
+			if (virt_to_pfns(m + i, np, pf))
+				_exit(1);
+			for (k = 0; k < np && cnt < want; k++) {
+				uint64_t pa = pf[k] * page_size();
+
+				if (pa < next || pa >= base + size)
+					continue;
+				got[cnt] = pf[k];
+				iov[cnt].iov_base = m + i + k * page_size();
+				iov[cnt].iov_len = page_size();
+				cnt++;
+				next = pa + gap;
+			}
+		}
+		if (setgid(65534) || setuid(65534) || !getuid())
+			_exit(1);
+		/* the pipe must hold them all (nobody may grow it to 1 MiB) */
+		fcntl(data[1], F_SETPIPE_SZ, MAX_PINS * page_size());
+		if (cnt && vmsplice(data[1], iov, cnt, 0) != (ssize_t)(cnt * page_size()))
+			cnt = 0;
+		if (write(rep[1], &cnt, sizeof(cnt)) != sizeof(cnt) ||
+		    write(rep[1], got, cnt * sizeof(got[0])) != (ssize_t)(cnt * sizeof(got[0])))
+			_exit(1);
+		/* the rest of the filled memory goes; the pipe keeps its pages */
+		munmap(m, len);
+		for (;;)
+			pause();
+	}
+	close(rep[1]);
+	if (read(rep[0], n, sizeof(*n)) != sizeof(*n) || *n < 0 || *n > MAX_PINS ||
+	    read(rep[0], pfn, *n * sizeof(*pfn)) != (ssize_t)(*n * sizeof(*pfn)))
+		*n = 0;
+	close(rep[0]);
+	return pid;
+}
+
+/*
+ * Claim @size through @w while a child claims 1 MiB through @other 50 ms
+ * later; metrics <tag>: ret, ms, other_ret, other_first.
+ */
+static void claim_pair(struct way *w, struct way *other, uint64_t size,
+		       const char *tag)
+{
+	volatile double *sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	char name[64];
+	double t0, t1;
+	pid_t kid;
+	int ret;
+
+	if (sh == MAP_FAILED)
+		t_bail("mmap: %s", strerror(errno));
+	sh[0] = sh[1] = sh[2] = 0;
+	t0 = now_ms();
+	kid = fork();
+	if (!kid) {
+		usleep(50000);
+		sh[0] = now_ms();
+		sh[2] = way_claim(other, 1 << 20);
+		sh[1] = now_ms();
+		if (!sh[2])
+			way_free(other);
+		_exit(0);
+	}
+	ret = way_claim(w, size);
+	t1 = now_ms();
+	if (!ret)
+		way_free(w);
+	waitpid(kid, NULL, 0);
+	snprintf(name, sizeof(name), "ret_%s", tag);
+	metric_set(name, ret);
+	snprintf(name, sizeof(name), "ms_%s", tag);
+	metric_set(name, t1 - t0);
+	snprintf(name, sizeof(name), "other_ret_%s", tag);
+	metric_set(name, sh[2]);
+	snprintf(name, sizeof(name), "other_first_%s", tag);
+	metric_set(name, sh[0] > t0 && sh[1] > 0 && sh[1] < t1);
+	t_report("%s: %s claim of %llu MiB: %d in %.0f ms; 1 MiB on the other block: %.0f ms, started %.0f ms in",
+		 tag, w->kind, (unsigned long long)size >> 20, ret, t1 - t0,
+		 sh[1] - sh[0], sh[0] - t0);
+	munmap((void *)sh, 4096);
+}
+
+/* Does a line of @text holding @a also name one of the pins with @fmt? */
+static int names_pin(const char *text, const char *a, const char *fmt,
+		     const uint64_t *pfn, int n)
+{
+	char needle[64];
+	const char *l, *e;
+	int i;
+
+	for (l = text; (l = strstr(l, a)); l++) {
+		e = strchr(l, '\n');
+		for (i = 0; i < n; i++) {
+			const char *h;
+
+			snprintf(needle, sizeof(needle), fmt, (unsigned long long)pfn[i]);
+			h = strstr(l, needle);
+			if (h && (!e || h < e))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *block = opt_get(argc, argv, "block");
+	const char *o = opt_get(argc, argv, "pins");
+	int want = o ? atoi(o) : 64, n = 0, i, nd;
+	static char tr[1 << 18], kl[1 << 18];
+	struct dmb_range d[16];
+	struct way w, other;
+	uint64_t pfn[MAX_PINS], base = 0, size = 0;
+	pid_t pin;
+	int len;
+
+	t_init("pinclaim");
+	if (!block || way_parse(opt_get(argc, argv, "via"), &w) ||
+	    way_parse(opt_get(argc, argv, "other"), &other) || want < 1 || want > MAX_PINS)
+		t_bail("usage: pinclaim --via=WAY --block=<dmb> --other=WAY [--pins=N]");
+	nd = read_dmbs(d, 16);
+	for (i = 0; i < nd; i++)
+		if (strstr(d[i].name, block)) {
+			base = d[i].base;
+			size = d[i].size;
+		}
+	if (!size)
+		t_bail("no block %s", block);
+	if ((!strcmp(w.kind, "heap") || !strcmp(other.kind, "heap")) &&
+	    load_module("dmb_heap"))
+		t_bail("cannot load dmb_heap");
+	if ((!strcmp(w.kind, "dma") || !strcmp(other.kind, "dma")) &&
+	    load_module("dma_client"))
+		t_bail("cannot load dma_client");
+	if ((!strcmp(w.kind, "dmb") || !strcmp(other.kind, "dmb")) &&
+	    (load_module_args("dmb_alloc", "test_hooks=1") || load_module("dmb_test")))
+		t_bail("cannot load dmb_alloc and dmb_test");
+	if (way_open(&w) || way_open(&other))
+		t_bail("cannot take a dmb_alloc handle");
+	if (!strcmp(other.kind, "dmb") && !strcmp(w.kind, "dmb") &&
+	    !strcmp(other.dir, w.dir))
+		t_bail("--other names the same block");
+
+	pin = pinner(base, size, want, pfn, &n);
+	metric_set("pins", n);
+	if (pin < 0 || !n)
+		t_bail("no page of %s could be held from a pipe", block);
+	t_diag("%d pages of %s held from a pipe, 0x%llx..0x%llx", n, block,
+	       (unsigned long long)pfn[0], (unsigned long long)pfn[n - 1]);
+	file_write(TRACE "trace", "");
+	file_write(TRACE "events/cma/cma_alloc_busy_retry/enable", "1");
+
+	claim_pair(&w, &other, 8 << 20, "8m");
+	claim_pair(&w, &other, size, "whole");
+
+	file_write(TRACE "events/cma/cma_alloc_busy_retry/enable", "0");
+	if (file_read_str(TRACE "trace", tr, sizeof(tr)))
+		tr[0] = '\0';
+	len = klogctl(3, kl, sizeof(kl) - 1);
+	kl[len > 0 ? len : 0] = '\0';
+	metric_set("trace_names_pin", names_pin(tr, "cma_alloc_busy_retry:",
+						"busy_pfn=0x%llx ", pfn, n));
+	metric_set("log_names_pin", names_pin(kl, "busy attempts",
+					      "pfn 0x%llx busy", pfn, n));
+
+	/* the pipe closed, the whole block is claimed at once */
+	kill(pin, SIGKILL);
+	waitpid(pin, NULL, 0);
+	metric_set("after", way_claim(&w, size));
+	way_free(&w);
+	if (!strcmp(w.kind, "dmb") || !strcmp(other.kind, "dmb"))
+		file_write(TEST_FILE, "unhandle");
+	check_expectations(argc, argv);
+	return t_finish();
+}
