@@ -16,9 +16,10 @@
  *      dmb:<node>    dmb_alloc() through its debugfs hook, on a handle the
  *                    dmb_test module takes for the device tree node
  * Metrics: pins (pages held inside the block), ret_8m, ms_8m, ret_whole,
- * ms_whole (0 or -errno, and milliseconds), other_first_8m and
- * other_first_whole (1 if the other block's 1 MiB claim, started 50 ms
- * into the claim, ended before it), other_ret_8m, other_ret_whole,
+ * ms_whole (0 or -errno, and milliseconds), overlap_8m and overlap_whole
+ * (the other block's 1 MiB claim, started 20 ms into the claim, started
+ * before it ended), other_held_up_8m and other_held_up_whole (it started
+ * during the claim and ended after it), other_ret_8m, other_ret_whole,
  * log_names_pin and trace_names_pin (a held page is named), after (the
  * whole block once the pipe is closed: 0).
  */
@@ -163,10 +164,11 @@ static void way_free(struct way *w)
 }
 
 /*
- * A process that fills memory as root until it has @want pages inside
- * [base, base + size) at least size / @want apart (pagemap shows frames to
- * root only), drops to nobody and splices them into a pipe it never reads.
- * Returns its pid; the frames are in @pfn, their count in *@n.
+ * A process that fills memory as root until it has a page in each of
+ * @want equal slices of [base, base + size) (pagemap shows frames to root
+ * only; it gives up after 768 MiB), drops to nobody and splices them into
+ * a pipe it never reads.  What it filled stays, for claims to move out.  Returns its pid; the frames are in @pfn, their
+ * count in *@n.
  */
 static pid_t pinner(uint64_t base, uint64_t size, int want, uint64_t *pfn,
 		    int *n)
@@ -181,8 +183,8 @@ static pid_t pinner(uint64_t base, uint64_t size, int want, uint64_t *pfn,
 	if (!pid) {
 		size_t len = 768 << 20, step = 2 << 20, i, k;
 		size_t np = step / page_size(), gap = size / want;
-		uint64_t *pf = calloc(np, sizeof(*pf)), next = base, got[MAX_PINS];
-		struct iovec iov[MAX_PINS];
+		uint64_t *pf = calloc(np, sizeof(*pf)), got[MAX_PINS] = { 0 };
+		struct iovec iov[MAX_PINS], sel[MAX_PINS];
 		char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		int cnt = 0;
@@ -194,31 +196,41 @@ static pid_t pinner(uint64_t base, uint64_t size, int want, uint64_t *pfn,
 			if (virt_to_pfns(m + i, np, pf))
 				_exit(1);
 			for (k = 0; k < np && cnt < want; k++) {
-				uint64_t pa = pf[k] * page_size();
+				uint64_t pa = pf[k] * page_size(), slice;
 
-				if (pa < next || pa >= base + size)
+				if (pa < base || pa >= base + size)
 					continue;
-				got[cnt] = pf[k];
-				iov[cnt].iov_base = m + i + k * page_size();
-				iov[cnt].iov_len = page_size();
+				slice = (pa - base) / gap;
+				if (slice >= (uint64_t)want || got[slice])
+					continue;
+				got[slice] = pf[k];
+				iov[slice].iov_base = m + i + k * page_size();
+				iov[slice].iov_len = page_size();
 				cnt++;
-				next = pa + gap;
 			}
 		}
+		/* in the order of the block, the slices that have a page */
+		for (i = 0, cnt = 0; i < (size_t)want; i++)
+			if (got[i]) {
+				got[cnt] = got[i];
+				sel[cnt++] = iov[i];
+			}
 		if (setgid(65534) || setuid(65534) || !getuid())
 			_exit(1);
 		/* the pipe must hold them all (nobody may grow it to 1 MiB) */
 		fcntl(data[1], F_SETPIPE_SZ, MAX_PINS * page_size());
-		if (cnt && vmsplice(data[1], iov, cnt, 0) != (ssize_t)(cnt * page_size()))
+		if (cnt && vmsplice(data[1], sel, cnt, 0) != (ssize_t)(cnt * page_size()))
 			cnt = 0;
 		if (write(rep[1], &cnt, sizeof(cnt)) != sizeof(cnt) ||
 		    write(rep[1], got, cnt * sizeof(got[0])) != (ssize_t)(cnt * sizeof(got[0])))
 			_exit(1);
-		/* the rest of the filled memory goes; the pipe keeps its pages */
-		munmap(m, len);
+		/* the filled memory stays: claims have data to move out */
 		for (;;)
 			pause();
 	}
+	/* only the child keeps the pipe: its pages go when it does */
+	close(data[0]);
+	close(data[1]);
 	close(rep[1]);
 	if (read(rep[0], n, sizeof(*n)) != sizeof(*n) || *n < 0 || *n > MAX_PINS ||
 	    read(rep[0], pfn, *n * sizeof(*pfn)) != (ssize_t)(*n * sizeof(*pfn)))
@@ -228,8 +240,10 @@ static pid_t pinner(uint64_t base, uint64_t size, int want, uint64_t *pfn,
 }
 
 /*
- * Claim @size through @w while a child claims 1 MiB through @other 50 ms
- * later; metrics <tag>: ret, ms, other_ret, other_first.
+ * Claim @size through @w while a child claims 1 MiB through @other 20 ms
+ * later; metrics <tag>: ret, ms, other_ret, overlap (the other claim
+ * started before this one ended) and other_held_up (it started during
+ * this one and ended after it).
  */
 static void claim_pair(struct way *w, struct way *other, uint64_t size,
 		       const char *tag)
@@ -247,7 +261,7 @@ static void claim_pair(struct way *w, struct way *other, uint64_t size,
 	t0 = now_ms();
 	kid = fork();
 	if (!kid) {
-		usleep(50000);
+		usleep(20000);
 		sh[0] = now_ms();
 		sh[2] = way_claim(other, 1 << 20);
 		sh[1] = now_ms();
@@ -266,8 +280,10 @@ static void claim_pair(struct way *w, struct way *other, uint64_t size,
 	metric_set(name, t1 - t0);
 	snprintf(name, sizeof(name), "other_ret_%s", tag);
 	metric_set(name, sh[2]);
-	snprintf(name, sizeof(name), "other_first_%s", tag);
-	metric_set(name, sh[0] > t0 && sh[1] > 0 && sh[1] < t1);
+	snprintf(name, sizeof(name), "overlap_%s", tag);
+	metric_set(name, sh[0] < t1);
+	snprintf(name, sizeof(name), "other_held_up_%s", tag);
+	metric_set(name, sh[0] < t1 && sh[1] >= t1);
 	t_report("%s: %s claim of %llu MiB: %d in %.0f ms; 1 MiB on the other block: %.0f ms, started %.0f ms in",
 		 tag, w->kind, (unsigned long long)size >> 20, ret, t1 - t0,
 		 sh[1] - sh[0], sh[0] - t0);
