@@ -15,6 +15,10 @@
  *      dma:<device>  dma_alloc_attrs() of the dma_client test device
  *      dmb:<node>    dmb_alloc() through its debugfs hook, on a handle the
  *                    dmb_test module takes for the device tree node
+ *      v4l2:<label>  VIDIOC_REQBUFS of CAPTURE buffers of the V4L2 sample
+ *                    decoder labelled <label>, 1920x1088 frames (3 MiB
+ *                    each), as many as the size asks for (at least one,
+ *                    at most 32): the DMA API through videobuf2
  * Metrics: pins (pages held inside the block), ret_8m, ms_8m, ret_whole,
  * ms_whole (0 or -errno, and milliseconds), overlap_8m and overlap_whole
  * (the other block's 1 MiB claim, started 20 ms into the claim, started
@@ -38,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/dma-heap.h>
+#include <linux/videodev2.h>
 
 #include "guest.h"
 
@@ -60,7 +65,8 @@ struct way {
 	char kind[8];
 	char name[96];
 	char dir[200];		/* dmb: the block's dmb_alloc debugfs dir */
-	int fd;			/* heap: the dma-buf */
+	int fd;			/* heap: the dma-buf; v4l2: the video node */
+	uint32_t frame;		/* v4l2: bytes of a CAPTURE buffer */
 };
 
 static int way_parse(const char *s, struct way *w)
@@ -74,7 +80,61 @@ static int way_parse(const char *s, struct way *w)
 	memcpy(w->kind, s, c - s);
 	snprintf(w->name, sizeof(w->name), "%s", c + 1);
 	return strcmp(w->kind, "heap") && strcmp(w->kind, "dma") &&
-	       strcmp(w->kind, "dmb") ? -1 : 0;
+	       strcmp(w->kind, "dmb") && strcmp(w->kind, "v4l2") ? -1 : 0;
+}
+
+/* v4l2: open the decoder labelled w->name, frames of the largest size */
+static int v4l2_open(struct way *w)
+{
+	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+	char want[64], path[300], name[128];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(want, sizeof(want), "dmb_v4l2dec %s", w->name);
+	d = opendir("/sys/class/video4linux");
+	if (!d)
+		return -1;
+	while (w->fd < 0 && (de = readdir(d))) {
+		if (strncmp(de->d_name, "video", 5))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/video4linux/%s/name", de->d_name);
+		if (file_read_str(path, name, sizeof(name)))
+			continue;
+		name[strcspn(name, "\n")] = '\0';
+		if (strcmp(name, want))
+			continue;
+		snprintf(path, sizeof(path), "/dev/%s", de->d_name);
+		w->fd = open(path, O_RDWR | O_CLOEXEC);
+	}
+	closedir(d);
+	if (w->fd < 0 || ioctl(w->fd, VIDIOC_G_FMT, &f))
+		return -1;
+	f.fmt.pix.width = 1920;
+	f.fmt.pix.height = 1088;
+	if (ioctl(w->fd, VIDIOC_S_FMT, &f))
+		return -1;
+	memset(&f, 0, sizeof(f));
+	f.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	if (ioctl(w->fd, VIDIOC_G_FMT, &f) || !f.fmt.pix.sizeimage)
+		return -1;
+	w->frame = f.fmt.pix.sizeimage;
+	return 0;
+}
+
+/* v4l2: CAPTURE buffers for @size bytes, or none (@size 0) */
+static int v4l2_reqbufs(struct way *w, uint64_t size)
+{
+	struct v4l2_requestbuffers rb = {
+		.type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+		.memory = V4L2_MEMORY_MMAP,
+	};
+
+	if (size) {
+		rb.count = size / w->frame;
+		rb.count = rb.count < 1 ? 1 : rb.count > 32 ? 32 : rb.count;
+	}
+	return ioctl(w->fd, VIDIOC_REQBUFS, &rb) ? -errno : 0;
 }
 
 /* dmb: take a handle on the node's block, find its debugfs directory */
@@ -86,6 +146,8 @@ static int way_open(struct way *w)
 	DIR *d;
 	char *p;
 
+	if (!strcmp(w->kind, "v4l2"))
+		return v4l2_open(w);
 	if (strcmp(w->kind, "dmb"))
 		return 0;
 	snprintf(cmd, sizeof(cmd), "handle %s 0", w->name);
@@ -142,6 +204,8 @@ static int way_claim(struct way *w, uint64_t size)
 			return err;
 		return strncmp(res, "ok ", 3) ? -EIO : 0;
 	}
+	if (!strcmp(w->kind, "v4l2"))
+		return v4l2_reqbufs(w, size);
 	snprintf(path, sizeof(path), "%s/alloc", w->dir);
 	return file_write(path, num);
 }
@@ -157,6 +221,8 @@ static void way_free(struct way *w)
 	} else if (!strcmp(w->kind, "dma")) {
 		snprintf(path, sizeof(path), DC "%s/free", w->name);
 		file_write(path, "1");
+	} else if (!strcmp(w->kind, "v4l2")) {
+		v4l2_reqbufs(w, 0);
 	} else {
 		snprintf(path, sizeof(path), "%s/free", w->dir);
 		file_write(path, "all");
@@ -346,7 +412,7 @@ int main(int argc, char **argv)
 	    (load_module_args("dmb_alloc", "test_hooks=1") || load_module("dmb_test")))
 		t_bail("cannot load dmb_alloc and dmb_test");
 	if (way_open(&w) || way_open(&other))
-		t_bail("cannot take a dmb_alloc handle");
+		t_bail("cannot open the ways in (a dmb_alloc handle, a decoder)");
 	if (!strcmp(other.kind, "dmb") && !strcmp(w.kind, "dmb") &&
 	    !strcmp(other.dir, w.dir))
 		t_bail("--other names the same block");
