@@ -10,6 +10,10 @@
 #   reuse     bench board, fresh, and the same board with its two movable
 #             blocks listed the other way round: how much of each idle
 #             region user pages use under fixed workloads
+#   ways      ways board: the four ways into a block (DMA API, dma-buf heap,
+#             V4L2 REQBUFS, dmb_alloc()), each on its own block of the
+#             same size at the same occupancy, claimed in turn; and the
+#             zones below ZONE_MOVABLE before, during and after
 #   tlb       bench board: a DMB claim on every CPU and on one, with the
 #             blocks full of mapped anonymous pages, of unmapped page
 #             cache, of THPs or of 2 MiB page-cache folios (parallel
@@ -39,16 +43,19 @@ full)
 	OUT=$TOP/build/bench
 	SIZES=64M,128M,256M OCC=0,25,50,75,100 REPS=8
 	LEVELS=60,80,95 WORKLOAD=512M BOOTS=3 TLB="--size=64M --reps=6"
+	WAYS="--size=64M --occ=50 --reps=8"
 	;;
 medium)
 	OUT=$TOP/build/bench-medium
 	SIZES=64M,256M OCC=0,50,100 REPS=4
 	LEVELS=60,80,95 WORKLOAD=512M BOOTS=1 TLB="--size=64M --reps=3"
+	WAYS="--size=64M --occ=50 --reps=4"
 	;;
 small)
 	OUT=$TOP/build/bench-small
 	SIZES=16M OCC=0,100 REPS=2
 	LEVELS=60,80,95 WORKLOAD=128M BOOTS=1 TLB="--size=16M --reps=1"
+	WAYS="--size=16M --occ=50 --reps=2"
 	;;
 *)
 	echo "bench: error: BENCH_SIZE=$size: expected full, medium or small" >&2
@@ -97,6 +104,9 @@ echo "cpus: 1" >> "$OUT/scn/bench-$size-claim-smp1.scn"
 scenario reuse bench-2g test "" "bench --part=reuse --levels=$LEVELS --first=cmadmb"
 scenario reuse-dmb-first bench-2g-dmb-first test "" \
 	"bench --part=reuse --levels=$LEVELS --first=dmb"
+# The four ways into a block side by side (one allocator per block)
+scenario ways ways test "" \
+	"pinclaim --speed=dma:dma-client-0+dmb@80000000,heap:dmb@88000000+dmb@88000000,v4l2:ways+dmb@90000000,dmb:/video-decoder-0+dmb@98000000 $WAYS ways_ok=4"
 # Parallel migration with and without TLB shootdowns (issue 13)
 scenario tlb bench-2g test "" "bench --part=tlb $TLB"
 for shuffle in 0 1; do
@@ -141,7 +151,7 @@ for f in "$OUT"/scn/*.scn; do
 		failed_boots="$failed_boots ${n#bench-"$size"-}"
 		tail -n 20 "$OUT/$n.out" | sed 's/^/   /'
 	fi
-	sed -n -e 's/^ *# bench: //p' -e 's/^ *# report: evict: /evict /p' \
+	sed -n -e 's/^ *# bench: //p' -e 's/^ *# pinclaim: bench: //p' -e 's/^ *# report: evict: /evict /p' \
 		-e 's/^ *# report: vdec: \([0-9]* x .*PREPARE.*\)/prepare \1/p' \
 		"build/run/$n/console" > "$OUT/$n.txt" 2>/dev/null || :
 	echo "bench: $(tail -n 1 "$OUT/$n.out" | sed 's/^== //')"
@@ -279,6 +289,25 @@ $1 == "trace" {
 	ch = kv("chunks") + 0 ? sprintf("%s on %s", kv("chunks"), kv("chunk_cpus")) : "one run"
 	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", kv("region"), kv("size_mb"), kv("occ"), kv("claim_ms"), kv("start_to_migrated_ms"), kv("migrated_to_end_ms"), kv("around_ms"), kv("nr_migrated"), kv("floor_ms"), ch
 }' "$OUT/claim.txt" > "$OUT/trace.md"
+
+cat "$OUT"/bench-"$size"-ways.txt > "$OUT/ways.txt" 2>/dev/null || : > "$OUT/ways.txt"
+awk "$AWK_KV"'
+BEGIN {
+	print "| way in | MiB | occupancy % (reached) | claims | p50 ms | p99 ms | max ms | / DMA API p50 |"
+	print "|---|---:|---:|---:|---:|---:|---:|---:|"
+}
+$1 == "ways" { w[++n] = kv("way"); line[n] = $0; p50[kv("way")] = kv("p50_ms") + 0 }
+$1 == "zones" { z[++m] = sprintf("| %s | %s | %s | %s / %s / %s | %s |", kv("phase"), kv("zone"), kv("free"), kv("min"), kv("low"), kv("high"), kv("extfrag")) }
+END {
+	for (i = 1; i <= n; i++) {
+		$0 = line[i]
+		printf "| %s | %s | %s (%s) | %s of %s | %s | %s | %s | %s |\n", kv("way"), kv("size_mb"), kv("occ"), kv("occ_reached"), kv("n"), kv("n") + kv("errors"), kv("p50_ms"), kv("p99_ms"), kv("max_ms"), (p50["dma"] > 0 ? sprintf("%.2f", kv("p50_ms") / p50["dma"]) : "n/a")
+	}
+	print ""
+	print "| phase | zone | free pages | min / low / high | extfrag index per order |"
+	print "|---|---|---:|---|---|"
+	for (i = 1; i <= m; i++) print z[i]
+}' "$OUT/ways.txt" > "$OUT/ways.md"
 
 cat "$OUT"/bench-"$size"-tlb.txt > "$OUT/tlb.txt" 2>/dev/null || : > "$OUT/tlb.txt"
 awk "$AWK_KV"'
@@ -604,6 +633,17 @@ fi
 		sed 's/^prepare /- /' "$OUT/bench-$size-prepare.txt"
 		echo
 	fi
+	echo "## The four ways into a block"
+	echo
+	echo "Each way on its own block of the same size, filled to the same"
+	echo "occupancy, claimed in turn in one boot; all end in cma_alloc() on"
+	echo "the block's CMA area.  What differs is the zeroing: dmb_alloc()"
+	echo "asks for __GFP_ZERO, which alloc_contig_range() spreads over the"
+	echo "CPUs for 32 MiB or more; the DMA API, the heap and V4L2 zero on the"
+	echo "calling CPU; V4L2 also claims one buffer per frame."
+	echo
+	cat "$OUT/ways.md"
+	echo
 	echo "## Cost when unused"
 	echo
 	cat "$OUT/boot.md"
@@ -664,6 +704,12 @@ for s in $(echo "$SIZES" | tr ',' ' '); do
 		"^claim region=carveout size_mb=$mb .* n=[1-9]"
 done
 has "the memcpy floor" "$OUT/claim.txt" '^floor copy_mb_s=[1-9]'
+for w in dma heap v4l2 dmb; do
+	has "claims through the $w way in" "$OUT/ways.txt" "^ways way=$w .* n=[1-9].*p50_ms=[0-9.]+"
+done
+for ph in before during after; do
+	has "the kernel's zones $ph the claims" "$OUT/ways.txt" "^zones phase=$ph zone=.* free=[0-9]+ min=[0-9]+"
+done
 has "a traced DMB claim" "$OUT/claim.txt" '^trace region=dmb .*start_to_migrated_ms=[0-9]'
 has "the traced DMB claim's chunks" "$OUT/claim.txt" '^trace region=dmb .*chunks=[1-9][0-9]* chunk_cpus=[1-9]'
 for k in mapped unmapped thp pcthp; do

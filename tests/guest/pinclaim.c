@@ -26,6 +26,16 @@
  * during the claim and ended after it), other_ret_8m, other_ret_whole,
  * log_names_pin and trace_names_pin (a held page is named), after (the
  * whole block once the pipe is closed: 0).
+ *
+ * usage: pinclaim --speed=WAY+<dmb>,WAY+<dmb>,... --size=SIZE --occ=PCT
+ *        [--reps=N] [expectations]
+ * The ways side by side (make bench): user pages fill every listed block
+ * to PCT % at least, then each way claims SIZE from its own block, in
+ * turn, N times (the blocks topped up again before each round).  Prints
+ * "bench: ways way=... size_mb= occ= n= p50_ms= p99_ms= max_ms= errors="
+ * per way and "bench: zones phase=before|during|after zone= free= min=
+ * low= high= extfrag=" for the zones below ZONE_MOVABLE (during: while
+ * the last round's claims are held); metric ways_ok (ways with n = N).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -378,6 +388,206 @@ static int names_pin(const char *text, const char *a, const char *fmt,
 	return 0;
 }
 
+/* ---- speed: the ways side by side ----------------------------------------- */
+
+#define MAX_WAYS	8
+#define FILL_STEP	(2 << 20)
+#define FILL_MAX	(1200ull << 20)
+
+static struct {
+	char *m[FILL_MAX / FILL_STEP];
+	int n;
+} fill;
+
+/* Pages of our fill inside [base, base + size) */
+static long fill_in(uint64_t base, uint64_t size)
+{
+	size_t np = FILL_STEP / page_size();
+	static uint64_t pf[FILL_STEP / 4096];
+	long in = 0;
+	size_t k;
+	int i;
+
+	for (i = 0; i < fill.n; i++) {
+		if (virt_to_pfns(fill.m[i], np, pf))
+			continue;
+		for (k = 0; k < np; k++)
+			in += pf[k] * page_size() >= base &&
+			      pf[k] * page_size() < base + size;
+	}
+	return in;
+}
+
+/* Fill memory until each block holds @occ % user pages (or FILL_MAX) */
+static void fill_to(const uint64_t *base, const uint64_t *size, int nb,
+		    int occ)
+{
+	int b, short_of;
+
+	do {
+		short_of = 0;
+		for (b = 0; b < nb; b++)
+			short_of |= (uint64_t)fill_in(base[b], size[b]) * page_size() * 100 <
+				    size[b] * (uint64_t)occ;
+		if (!short_of || fill.n == (int)(FILL_MAX / FILL_STEP))
+			return;
+		for (b = 0; b < 8 && fill.n < (int)(FILL_MAX / FILL_STEP); b++) {
+			char *m = mmap(NULL, FILL_STEP, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			if (m == MAP_FAILED)
+				return;
+			memset(m, 0x3c, FILL_STEP);
+			fill.m[fill.n++] = m;
+		}
+	} while (1);
+}
+
+/* The zones below ZONE_MOVABLE: free pages, watermarks, extfrag index */
+static void zones_report(const char *phase)
+{
+	static char zi[1 << 16], ef[4096];
+	char zone[16] = "", *l, *save;
+	long v, fr = -1, mn = -1, lo = -1, hi = -1;
+
+	if (file_read_str("/proc/zoneinfo", zi, sizeof(zi)))
+		return;
+	if (file_read_str("/sys/kernel/debug/extfrag/extfrag_index", ef, sizeof(ef)))
+		ef[0] = '\0';
+	for (l = strtok_r(zi, "\n", &save); ; l = strtok_r(NULL, "\n", &save)) {
+		char z[16];
+
+		if (!l || sscanf(l, "Node 0, zone %15s", z) == 1) {
+			/* the zones below ZONE_MOVABLE that have memory */
+			if (zone[0] && strcmp(zone, "Movable") && fr > 0) {
+				char key[32], *e = NULL, idx[64] = "n/a";
+
+				snprintf(key, sizeof(key), "zone %8s", zone);
+				e = strstr(ef, key);
+				if (e)
+					sscanf(e + strlen(key), " %63[^\n]", idx);
+				/* one value per order, a key=value field */
+				idx[strcspn(idx, "\n")] = '\0';
+				while (*idx && idx[strlen(idx) - 1] == ' ')
+					idx[strlen(idx) - 1] = '\0';
+				for (e = idx; *e; e++)
+					if (*e == ' ')
+						*e = ',';
+				t_info("bench: zones phase=%s zone=%s free=%ld min=%ld low=%ld high=%ld extfrag=%s",
+				       phase, zone, fr, mn, lo, hi, idx);
+			}
+			if (!l)
+				break;
+			snprintf(zone, sizeof(zone), "%s", z);
+			fr = mn = lo = hi = -1;
+			continue;
+		}
+		if (sscanf(l, " pages free %ld", &v) == 1)
+			fr = v;
+		else if (sscanf(l, " min %ld", &v) == 1)
+			mn = v;
+		else if (sscanf(l, " low %ld", &v) == 1)
+			lo = v;
+		else if (sscanf(l, " high %ld", &v) == 1)
+			hi = v;
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int speed(int argc, char **argv)
+{
+	const char *list = opt_get(argc, argv, "speed"), *o;
+	int64_t size = (o = opt_get(argc, argv, "size")) ? parse_size(o) : 16 << 20;
+	int occ = (o = opt_get(argc, argv, "occ")) ? atoi(o) : 50;
+	int reps = (o = opt_get(argc, argv, "reps")) ? atoi(o) : 4;
+	struct way w[MAX_WAYS];
+	uint64_t base[MAX_WAYS], bsz[MAX_WAYS];
+	static double ms[MAX_WAYS][64];
+	int nw = 0, n[MAX_WAYS] = { 0 }, err[MAX_WAYS] = { 0 }, i, r, k, nd, ok = 0;
+	struct dmb_range d[16];
+	char buf[512], *tok, *save;
+
+	if (size <= 0 || occ < 0 || occ > 100 || reps < 1 || reps > 64)
+		t_bail("bad --size, --occ or --reps");
+	nd = read_dmbs(d, 16);
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok && nw < MAX_WAYS;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *at = strchr(tok, '+');
+
+		if (!at)
+			t_bail("--speed: %s: expected WAY+<dmb>", tok);
+		*at = '\0';
+		if (way_parse(tok, &w[nw]))
+			t_bail("--speed: bad way %s", tok);
+		bsz[nw] = 0;
+		for (i = 0; i < nd; i++)
+			if (strstr(d[i].name, at + 1)) {
+				base[nw] = d[i].base;
+				bsz[nw] = d[i].size;
+			}
+		if (!bsz[nw])
+			t_bail("no block %s", at + 1);
+		if ((!strcmp(w[nw].kind, "heap") && load_module("dmb_heap")) ||
+		    (!strcmp(w[nw].kind, "dma") && load_module("dma_client")) ||
+		    (!strcmp(w[nw].kind, "v4l2") && load_module("dmb_v4l2dec")) ||
+		    (!strcmp(w[nw].kind, "dmb") &&
+		     (load_module_args("dmb_alloc", "test_hooks=1") || load_module("dmb_test"))))
+			t_bail("cannot load the modules of %s", tok);
+		if (way_open(&w[nw]))
+			t_bail("cannot open %s", tok);
+		nw++;
+	}
+	fill_to(base, bsz, nw, occ);
+	zones_report("before");
+	for (r = 0; r < reps; r++) {
+		fill_to(base, bsz, nw, occ);
+		for (k = 0; k < nw; k++) {
+			/* each way first in turn: none always meets the others' moves */
+			i = (k + r) % nw;
+			double t0 = now_ms();
+			int ret = way_claim(&w[i], size);
+
+			if (ret) {
+				err[i]++;
+				continue;
+			}
+			ms[i][n[i]++] = now_ms() - t0;
+		}
+		if (r == reps - 1)
+			zones_report("during");
+		for (i = 0; i < nw; i++)
+			way_free(&w[i]);
+	}
+	zones_report("after");
+	for (i = 0; i < nw; i++) {
+		double p50 = -1, p99 = -1, mx = -1;
+
+		if (n[i]) {
+			qsort(ms[i], n[i], sizeof(ms[i][0]), cmp_double);
+			p50 = ms[i][(n[i] - 1) / 2];
+			p99 = ms[i][(n[i] * 99 + 99) / 100 - 1];
+			mx = ms[i][n[i] - 1];
+		}
+		ok += n[i] == reps;
+		t_info("bench: ways way=%s size_mb=%lld occ=%d occ_reached=%.0f n=%d p50_ms=%.1f p99_ms=%.1f max_ms=%.1f errors=%d",
+		       w[i].kind, (long long)size >> 20, occ,
+		       100.0 * fill_in(base[i], bsz[i]) * page_size() / bsz[i],
+		       n[i], p50, p99, mx, err[i]);
+	}
+	metric_set("ways_ok", ok);
+	if (file_write(TEST_FILE, "unhandle"))
+		t_diag("no dmb_test handle to drop");
+	check_expectations(argc, argv);
+	return t_finish();
+}
+
 int main(int argc, char **argv)
 {
 	const char *block = opt_get(argc, argv, "block");
@@ -391,6 +601,8 @@ int main(int argc, char **argv)
 	int len;
 
 	t_init("pinclaim");
+	if (opt_get(argc, argv, "speed"))
+		return speed(argc, argv);
 	if (!block || way_parse(opt_get(argc, argv, "via"), &w) ||
 	    way_parse(opt_get(argc, argv, "other"), &other) || want < 1 || want > MAX_PINS)
 		t_bail("usage: pinclaim --via=WAY --block=<dmb> --other=WAY [--pins=N]");
