@@ -829,9 +829,9 @@ static struct dmb_area *dmb_area_create(struct dmb_block *dmb, struct device *de
 	struct dmb_area *area;
 	int ret;
 
-	/* a block that holds CMA pools has no area of its own */
+	/* the block's CMA area hands out its pages: without one, no claims */
 	if (!dmb_cma(dmb)) {
-		dev_err(dev, "dmb_alloc: %s holds CMA pools: claim from them with the DMA API\n",
+		dev_err(dev, "dmb_alloc: %s has no CMA area of its own (a CMA pool lies inside it, or none was left at boot): claim from its pools with the DMA API\n",
 			full);
 		return ERR_PTR(-ENODEV);
 	}
@@ -997,15 +997,21 @@ void dmb_handle_put(struct dmb_handle *handle)
 			 area->name, claimed);
 	else if (last)
 		list_del(&area->node);	/* nobody finds it any more */
+	/*
+	 * A handle taken on the block from here on makes a new area, of the
+	 * same name: it must wait until this one's directories are gone.
+	 */
+	if (last && !claimed)
+		mutex_lock(&dmb_area_dir_lock);
 	mutex_unlock(&dmb_area_lock);
 	/*
 	 * Outside the global lock: debugfs_remove() waits for a debugfs
 	 * claim in flight, which can take seconds, and every other block's
-	 * handles would wait with it.  Before dmb_put(): no other device can
-	 * take the block, and so make an area of the same name, meanwhile.
+	 * handles would wait with it (only new areas wait, for the
+	 * directory lock taken above).  Before dmb_put(): no other device
+	 * can take the block meanwhile.
 	 */
 	if (last && !claimed) {
-		mutex_lock(&dmb_area_dir_lock);
 		debugfs_remove(area->debugfs);
 		/* out of sysfs now: a preparation may hold the area a while */
 		kobject_del(&area->kobj);

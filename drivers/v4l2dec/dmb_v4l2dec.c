@@ -346,18 +346,29 @@ static int dmb_v4l2dec_try_fmt_out(struct file *file, void *priv,
 	return 0;
 }
 
+/*
+ * The format and decoder-command ioctls run under the device lock, the
+ * queue ioctls under the context's vb_mutex: these take vb_mutex too
+ * (device lock first), so that REQBUFS, STREAMOFF and the queue ops
+ * never see a format or a drain change under them.
+ */
 static int dmb_v4l2dec_s_fmt_cap(struct file *file, void *priv,
 				 struct v4l2_format *f)
 {
 	struct dmb_v4l2dec_ctx *ctx = file2ctx(file);
 	struct vb2_queue *vq;
+	int ret = 0;
 
+	mutex_lock(&ctx->vb_mutex);
 	vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, f->type);
-	if (vb2_is_busy(vq))
-		return -EBUSY;
-	dmb_v4l2dec_cap_fmt(ctx, &f->fmt.pix);
-	ctx->cap = f->fmt.pix;
-	return 0;
+	if (vb2_is_busy(vq)) {
+		ret = -EBUSY;
+	} else {
+		dmb_v4l2dec_cap_fmt(ctx, &f->fmt.pix);
+		ctx->cap = f->fmt.pix;
+	}
+	mutex_unlock(&ctx->vb_mutex);
+	return ret;
 }
 
 static int dmb_v4l2dec_s_fmt_out(struct file *file, void *priv,
@@ -365,10 +376,14 @@ static int dmb_v4l2dec_s_fmt_out(struct file *file, void *priv,
 {
 	struct dmb_v4l2dec_ctx *ctx = file2ctx(file);
 	struct vb2_queue *vq;
+	int ret = 0;
 
+	mutex_lock(&ctx->vb_mutex);
 	vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, f->type);
-	if (vb2_is_busy(vq))
-		return -EBUSY;
+	if (vb2_is_busy(vq)) {
+		ret = -EBUSY;
+		goto unlock;
+	}
 	dmb_v4l2dec_fill_out(&f->fmt.pix);
 	ctx->out = f->fmt.pix;
 	/* the decoded size follows the coded one until the stream says */
@@ -378,7 +393,9 @@ static int dmb_v4l2dec_s_fmt_out(struct file *file, void *priv,
 		ctx->coded_h = ctx->out.height;
 		dmb_v4l2dec_cap_fmt(ctx, &ctx->cap);
 	}
-	return 0;
+unlock:
+	mutex_unlock(&ctx->vb_mutex);
+	return ret;
 }
 
 /*
@@ -386,8 +403,8 @@ static int dmb_v4l2dec_s_fmt_out(struct file *file, void *priv,
  * client keeps its CAPTURE buffers (they must be large enough): the LAST
  * buffer already dequeued no longer ends the stream.
  */
-static int dmb_v4l2dec_decoder_cmd(struct file *file, void *priv,
-				   struct v4l2_decoder_cmd *dc)
+static int __dmb_v4l2dec_decoder_cmd(struct file *file, void *priv,
+				     struct v4l2_decoder_cmd *dc)
 {
 	struct dmb_v4l2dec_ctx *ctx = file2ctx(file);
 	struct v4l2_m2m_ctx *m2m_ctx = ctx->fh.m2m_ctx;
@@ -415,6 +432,18 @@ static int dmb_v4l2dec_decoder_cmd(struct file *file, void *priv,
 		vb2_clear_last_buffer_dequeued(cq);
 	v4l2_m2m_try_schedule(m2m_ctx);
 	return 0;
+}
+
+static int dmb_v4l2dec_decoder_cmd(struct file *file, void *priv,
+				   struct v4l2_decoder_cmd *dc)
+{
+	struct dmb_v4l2dec_ctx *ctx = file2ctx(file);
+	int ret;
+
+	mutex_lock(&ctx->vb_mutex);
+	ret = __dmb_v4l2dec_decoder_cmd(file, priv, dc);
+	mutex_unlock(&ctx->vb_mutex);
+	return ret;
 }
 
 static int dmb_v4l2dec_g_selection(struct file *file, void *priv,
@@ -1132,8 +1161,15 @@ static int dmb_v4l2dec_buffers_show(struct seq_file *m, void *v)
 
 	mutex_lock(&dec->lock);
 	list_for_each_entry(ctx, &dec->ctxs, node) {
-		/* its buffers do not come and go meanwhile */
-		mutex_lock(&ctx->vb_mutex);
+		/*
+		 * Its buffers must not come and go meanwhile, but a session
+		 * in a long REQBUFS must not make every other wait behind the
+		 * device lock either: skip it.
+		 */
+		if (!mutex_trylock(&ctx->vb_mutex)) {
+			seq_printf(m, "%u busy\n", ctx->id);
+			continue;
+		}
 		dmb_v4l2dec_show_queue(m, ctx, v4l2_m2m_get_src_vq(ctx->fh.m2m_ctx), "out");
 		dmb_v4l2dec_show_queue(m, ctx, v4l2_m2m_get_dst_vq(ctx->fh.m2m_ctx), "cap");
 		mutex_unlock(&ctx->vb_mutex);

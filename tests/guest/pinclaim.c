@@ -9,8 +9,8 @@
  * another block started meanwhile, which must end first (an ordering
  * check: the times are reported, not judged).
  *
- * usage: pinclaim --via=WAY --block=<dmb name> --other=WAY [--pins=64]
- *        [expectations]
+ * usage: pinclaim --via=WAY --block=<dmb name> --other=WAY
+ *        [--other-block=<dmb name>] [--pins=64] [expectations]
  * WAY: heap:<heap>   a dma-buf heap allocation (closed to free)
  *      dma:<device>  dma_alloc_attrs() of the dma_client test device
  *      dmb:<node>    dmb_alloc() through its debugfs hook, on a handle the
@@ -24,8 +24,14 @@
  * (the other block's 1 MiB claim, started 20 ms into the claim, started
  * before it ended), other_held_up_8m and other_held_up_whole (it started
  * during the claim and ended after it), other_ret_8m, other_ret_whole,
- * log_names_pin and trace_names_pin (a held page is named), after (the
- * whole block once the pipe is closed: 0).
+ * trace_names_pin (a held page is named in cma_alloc_busy_retry),
+ * log_names_busy (a "busy attempts" line was logged), log_names_pin (it
+ * names a held page: not for callers that pass __GFP_NOWARN, such as the
+ * DMA API client and the heap), cma_err_whole (the errno CMA ended the
+ * whole claim with: -16 when held pages stopped it), with --other-block
+ * other_before_first_attempt (the other block's claim, started 20 ms into
+ * the whole claim, ended before that claim's first attempt did: the two
+ * share no lock), after (the whole block once the pipe is closed: 0).
  *
  * usage: pinclaim --speed=WAY+<dmb>,WAY+<dmb>,... --size=SIZE --occ=PCT
  *        [--reps=N] [expectations]
@@ -45,7 +51,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -294,8 +299,9 @@ static pid_t pinner(uint64_t base, uint64_t size, int want, uint64_t *pfn,
 		if (setgid(65534) || setuid(65534) || !getuid())
 			_exit(1);
 		/* the pipe must hold them all (nobody may grow it to 1 MiB) */
-		fcntl(data[1], F_SETPIPE_SZ, MAX_PINS * page_size());
-		if (cnt && vmsplice(data[1], sel, cnt, 0) != (ssize_t)(cnt * page_size()))
+		if (fcntl(data[1], F_SETPIPE_SZ, MAX_PINS * page_size()) < 0 ||
+		    (cnt && vmsplice(data[1], sel, cnt, SPLICE_F_NONBLOCK) !=
+			    (ssize_t)(cnt * page_size())))
 			cnt = 0;
 		if (write(rep[1], &cnt, sizeof(cnt)) != sizeof(cnt) ||
 		    write(rep[1], got, cnt * sizeof(got[0])) != (ssize_t)(cnt * sizeof(got[0])))
@@ -588,6 +594,52 @@ static int speed(int argc, char **argv)
 	return t_finish();
 }
 
+/* Timestamp (s) of the first line of @tr with ": @ev: name=@name ", or -1 */
+static double trace_first(const char *tr, const char *ev, const char *name)
+{
+	char key[128];
+	const char *e, *p;
+
+	snprintf(key, sizeof(key), ": %s: name=%s ", ev, name);
+	e = strstr(tr, key);
+	if (!e)
+		return -1;
+	for (p = e; p > tr && p[-1] != ' '; p--)
+		;
+	return atof(p);
+}
+
+/* errorno= of the last cma_alloc_finish of area @name in @tr, or 1 */
+static int trace_last_err(const char *tr, const char *name)
+{
+	char key[128];
+	const char *e, *last = NULL;
+
+	snprintf(key, sizeof(key), ": cma_alloc_finish: name=%s ", name);
+	for (e = tr; (e = strstr(e, key)); e++)
+		last = e;
+	e = last ? strstr(last, "errorno=") : NULL;
+	return e ? atoi(e + 8) : 1;
+}
+
+/* What the kernel logged since @fd was opened at the log's end */
+static void kmsg_since(int fd, char *buf, size_t len)
+{
+	size_t off = 0;
+	ssize_t n;
+
+	buf[0] = '\0';
+	while (fd >= 0 && off + 1 < len) {
+		n = read(fd, buf + off, len - off - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten records: go on */
+		if (n <= 0)
+			break;
+		off += n;
+		buf[off] = '\0';
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *block = opt_get(argc, argv, "block");
@@ -597,8 +649,10 @@ int main(int argc, char **argv)
 	struct dmb_range d[16];
 	struct way w, other;
 	uint64_t pfn[MAX_PINS], base = 0, size = 0;
+	const char *other_block = opt_get(argc, argv, "other-block");
+	double t_busy, t_other;
+	int kfd, named;
 	pid_t pin;
-	int len;
 
 	t_init("pinclaim");
 	if (opt_get(argc, argv, "speed"))
@@ -635,19 +689,43 @@ int main(int argc, char **argv)
 		t_bail("no page of %s could be held from a pipe", block);
 	t_diag("%d pages of %s held from a pipe, 0x%llx..0x%llx", n, block,
 	       (unsigned long long)pfn[0], (unsigned long long)pfn[n - 1]);
+	/* this run's kernel messages only */
+	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kfd >= 0)
+		lseek(kfd, 0, SEEK_END);
+	file_write(TRACE "events/cma/enable", "1");
+
 	file_write(TRACE "trace", "");
-	file_write(TRACE "events/cma/cma_alloc_busy_retry/enable", "1");
-
 	claim_pair(&w, &other, 8 << 20, "8m");
-	claim_pair(&w, &other, size, "whole");
-
-	file_write(TRACE "events/cma/cma_alloc_busy_retry/enable", "0");
 	if (file_read_str(TRACE "trace", tr, sizeof(tr)))
 		tr[0] = '\0';
-	len = klogctl(3, kl, sizeof(kl) - 1);
-	kl[len > 0 ? len : 0] = '\0';
-	metric_set("trace_names_pin", names_pin(tr, "cma_alloc_busy_retry:",
-						"busy_pfn=0x%llx ", pfn, n));
+	named = names_pin(tr, "cma_alloc_busy_retry:", "busy_pfn=0x%llx ", pfn, n);
+
+	file_write(TRACE "trace", "");
+	claim_pair(&w, &other, size, "whole");
+	file_write(TRACE "events/cma/enable", "0");
+	if (file_read_str(TRACE "trace", tr, sizeof(tr)))
+		tr[0] = '\0';
+	named |= names_pin(tr, "cma_alloc_busy_retry:", "busy_pfn=0x%llx ", pfn, n);
+	metric_set("trace_names_pin", named);
+	/* why the whole claim failed, as CMA saw it (-EBUSY: a held page) */
+	metric_set("cma_err_whole", trace_last_err(tr, block));
+	/*
+	 * The other block's claim, started during the first attempt of the
+	 * whole one, ends before that attempt does: no lock is shared.
+	 */
+	if (other_block && strcmp(other_block, block)) {
+		t_busy = trace_first(tr, "cma_alloc_busy_retry", block);
+		t_other = trace_first(tr, "cma_alloc_finish", other_block);
+		metric_set("other_before_first_attempt", t_busy > 0 && t_other > 0 &&
+			   t_other < t_busy);
+		t_report("whole: first attempt on %s ended at %.3f s, the claim on %s at %.3f s",
+			 block, t_busy, other_block, t_other);
+	}
+	kmsg_since(kfd, kl, sizeof(kl));
+	if (kfd >= 0)
+		close(kfd);
+	metric_set("log_names_busy", strstr(kl, "busy attempts") != NULL);
 	metric_set("log_names_pin", names_pin(kl, "busy attempts",
 					      "pfn 0x%llx busy", pfn, n));
 
