@@ -29,19 +29,12 @@
  * names a held page: not for callers that pass __GFP_NOWARN, such as the
  * DMA API client and the heap), cma_err_whole (the errno CMA ended the
  * whole claim with: -16 when held pages stopped it), with --other-block
- * other_before_first_attempt (the other block's claim, started 20 ms into
- * the whole claim, ended before that claim's first attempt did: the two
- * share no lock), after (the whole block once the pipe is closed: 0).
- *
- * usage: pinclaim --speed=WAY+<dmb>,WAY+<dmb>,... --size=SIZE --occ=PCT
- *        [--reps=N] [expectations]
- * The ways side by side (make bench): user pages fill every listed block
- * to PCT % at least, then each way claims SIZE from its own block, in
- * turn, N times (the blocks topped up again before each round).  Prints
- * "bench: ways way=... size_mb= occ= n= p50_ms= p99_ms= max_ms= errors="
- * per way and "bench: zones phase=before|during|after zone= free= min=
- * low= high= extfrag=" for the zones below ZONE_MOVABLE (during: while
- * the last round's claims are held); metric ways_ok (ways with n = N).
+ * other_before_first_attempt (the other block's claim ended before the
+ * whole claim's first attempt did; reported, not judged: an attempt that
+ * meets a held page early ends within milliseconds), after (the whole
+ * block once the pipe is closed: 0).  other_held_up_whole is the ordering
+ * check: 6.12's cma_alloc() made a single attempt at a whole block under
+ * the global cma_mutex, so a claim on another block ended after it.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
