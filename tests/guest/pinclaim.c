@@ -19,6 +19,10 @@
  *                    decoder labelled <label>, 1920x1088 frames (3 MiB
  *                    each), as many as the size asks for (at least one,
  *                    at most 32): the DMA API through videobuf2
+ *      v4l2q:<label> a queue ioctl of another session of that decoder that
+ *                    allocates nothing (REQBUFS of 0 CAPTURE buffers), as
+ *                    the other way in: does a session wait for another's
+ *                    REQBUFS?
  * Metrics: pins (pages held inside the block), ret_8m, ms_8m, ret_whole,
  * ms_whole (0 or -errno, and milliseconds), overlap_8m and overlap_whole
  * (the other block's 1 MiB claim, started 20 ms into the claim, started
@@ -88,7 +92,8 @@ static int way_parse(const char *s, struct way *w)
 	memcpy(w->kind, s, c - s);
 	snprintf(w->name, sizeof(w->name), "%s", c + 1);
 	return strcmp(w->kind, "heap") && strcmp(w->kind, "dma") &&
-	       strcmp(w->kind, "dmb") && strcmp(w->kind, "v4l2") ? -1 : 0;
+	       strcmp(w->kind, "dmb") && strcmp(w->kind, "v4l2") &&
+	       strcmp(w->kind, "v4l2q") ? -1 : 0;
 }
 
 /* v4l2: open the decoder labelled w->name, frames of the largest size */
@@ -154,7 +159,7 @@ static int way_open(struct way *w)
 	DIR *d;
 	char *p;
 
-	if (!strcmp(w->kind, "v4l2"))
+	if (!strcmp(w->kind, "v4l2") || !strcmp(w->kind, "v4l2q"))
 		return v4l2_open(w);
 	if (strcmp(w->kind, "dmb"))
 		return 0;
@@ -214,6 +219,8 @@ static int way_claim(struct way *w, uint64_t size)
 	}
 	if (!strcmp(w->kind, "v4l2"))
 		return v4l2_reqbufs(w, size);
+	if (!strcmp(w->kind, "v4l2q"))
+		return v4l2_reqbufs(w, 0);
 	snprintf(path, sizeof(path), "%s/alloc", w->dir);
 	return file_write(path, num);
 }
@@ -229,7 +236,7 @@ static void way_free(struct way *w)
 	} else if (!strcmp(w->kind, "dma")) {
 		snprintf(path, sizeof(path), DC "%s/free", w->name);
 		file_write(path, "1");
-	} else if (!strcmp(w->kind, "v4l2")) {
+	} else if (!strcmp(w->kind, "v4l2") || !strcmp(w->kind, "v4l2q")) {
 		v4l2_reqbufs(w, 0);
 	} else {
 		snprintf(path, sizeof(path), "%s/free", w->dir);
