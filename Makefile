@@ -6,7 +6,8 @@
 #   make test           every test: static checks and all boot scenarios
 #   make check          the host-side checks only (static, bindings, simulators)
 #   make check-dts DTS=board.dts [INCLUDE="dirs"] [BASE=board.dts for an overlay]
-#                       [MEMORY=b+s,..] [RESERVED=b+s,..]: check a board's DMBs
+#                       [MEMORY=b+s,..] [RESERVED=b+s,..] [STRICT=1]: check a
+#                       board's DMBs (STRICT=1: every dt-schema problem fatal)
 #   make bench          DMB against CMA and a carve-out (build/bench/)
 #   make stress         the long stress runs (tests/stress/, hours)
 #   make scenario S=x   boot and check one scenario (tests/scenarios/x.scn)
@@ -33,7 +34,7 @@ DTBS := $(addprefix $(B)/dtb/,$(addsuffix .dtb,$(BOARDS)))
 .DEFAULT_GOAL := help
 
 help:
-	@sed -n '3,16s/^# \{0,1\}//p' Makefile
+	@sed -n '3,17s/^# \{0,1\}//p' Makefile
 
 all: deps kernel-test dtbs guest
 
@@ -147,9 +148,9 @@ check:
 # The board is the user's: compile, validate and judge it with the rules of
 # the patched tree (KSRC, default build/linux; KBUILD for its .config).
 check-dts:
-	@test -n "$(DTS)" || { echo "usage: make check-dts DTS=path/to/board.dts [INCLUDE=\"dirs\"] [BASE=board.dts] [MEMORY=b+s,..] [RESERVED=b+s,..]" >&2; exit 2; }
+	@test -n "$(DTS)" || { echo "usage: make check-dts DTS=path/to/board.dts [INCLUDE=\"dirs\"] [BASE=board.dts] [MEMORY=b+s,..] [RESERVED=b+s,..] [STRICT=1]" >&2; exit 2; }
 	@test -n "$(KSRC)" || $(MAKE) -s deps prepare
-	@sh scripts/check-dts.sh $(addprefix -I,$(INCLUDE)) $(if $(BASE),--base=$(BASE)) \
+	@sh scripts/check-dts.sh $(addprefix -I,$(INCLUDE)) $(if $(BASE),--base=$(BASE)) $(if $(STRICT),--strict) \
 		$(if $(MEMORY),--memory=$(MEMORY)) $(if $(RESERVED),--reserved=$(RESERVED)) $(DTS)
 
 demo:

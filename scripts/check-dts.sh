@@ -7,17 +7,24 @@
 #     --base=BOARD.dts  the board an overlay applies to (overlays only)
 #     --memory=B+S,...  RAM, when /memory is left for the firmware to fill
 #     --reserved=B+S,.. what the firmware reserves (a UEFI memory map, say)
+#     --strict          every dt-schema problem is fatal, not only those
+#                       of the DMB nodes and the nodes that name them
 #
 # 1. compiles the board as the kernel does (scripts/build-dtb.sh: cpp with
 #    the kernel's dt-bindings headers, then dtc); an overlay is compiled
 #    with its base and applied with fdtoverlay, as a boot loader would;
 # 2. validates it with dt-schema against bindings/ (scripts/dt-schemas.sh,
-#    as the bindings test does); for an overlay, only complaints about the
-#    nodes it adds count, the base board is someone else's;
+#    as the bindings test does); what it says of the designated-movable-
+#    block nodes and of the nodes whose memory-region names one is fatal,
+#    the rest is printed as warnings (a vendor board has its own, as
+#    make dtbs_check shows them), unless --strict; for an overlay, only
+#    complaints about the nodes it adds count, the base board is someone
+#    else's;
 # 3. lists every designated-movable-block node, and what the kernel would
 #    refuse, with scripts/dmb-check-dts.c built on the kernel tree's
 #    mm/dmb_rules.h (the handler's own rules and messages) and libfdt.
-# Exits 1 if anything is wrong, 2 on a usage error.
+# Exits 1 if anything about the DMBs is wrong (with --strict, anything
+# dt-schema says), 2 on a usage error.
 #
 # KSRC: the patched kernel tree (default build/linux); KBUILD: a kernel
 # build directory whose .config gives CONFIG_DMB_COUNT and the page size
@@ -28,9 +35,9 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 KSRC=${KSRC:-$TOP/build/linux}
 OUT=$TOP/build/check-dts
 export KSRC
-incs= base= tool_args= src=
+incs= base= tool_args= src= strict=
 
-usage() { echo "usage: check-dts.sh [-I DIR]... [--base=BOARD.dts] [--memory=B+S,...] [--reserved=B+S,...] <board.dts|overlay.dtso>" >&2; exit 2; }
+usage() { echo "usage: check-dts.sh [-I DIR]... [--base=BOARD.dts] [--memory=B+S,...] [--reserved=B+S,...] [--strict] <board.dts|overlay.dtso>" >&2; exit 2; }
 abs() { (cd "$(dirname "$1")" 2>/dev/null && echo "$(pwd)/$(basename "$1")"); }
 
 while [ $# -gt 0 ]; do
@@ -39,6 +46,7 @@ while [ $# -gt 0 ]; do
 	-I*) incs="$incs $(cd "${1#-I}" && pwd)" ;;
 	--base=*) base=$(abs "${1#--base=}") ;;
 	--memory=*|--reserved=*) tool_args="$tool_args $1" ;;
+	--strict) strict=1 ;;
 	-*) usage ;;
 	*) [ -z "$src" ] || usage; src=$(abs "$1") ;;
 	esac
@@ -119,13 +127,47 @@ if [ -n "$base" ]; then
 	done
 	complaints=$(printf '%s\n' "$complaints" | sed '/^$/d' | sort -u)
 fi
-if [ -n "$complaints" ]; then
-	echo "== $name: dt-schema: PROBLEMS"
-	printf '%s\n' "$complaints" | sed 's/^/   /'
-	problems=1
-else
-	echo "== $name: dt-schema: clean against bindings/"
+# The nodes that concern DMBs, by name as dt-validate reports them: the
+# designated-movable-block nodes and those whose memory-region names one.
+dmb_names=$(dtc -q -I dtb -O dts "$dtb" 2>/dev/null | awk '
+	/^[ \t]*[^ \t=]+ \{$/ { sub(/^[ \t]*/, ""); sub(/ \{$/, ""); path[++d] = $0; next }
+	/^[ \t]*\};/ { d--; next }
+	/compatible = .*"designated-movable-block"/ { dmb[path[d]] = 1 }
+	/^[ \t]*phandle = </ { v = $0; sub(/.*</, "", v); sub(/>.*/, "", v); ph[v] = path[d] }
+	/^[ \t]*memory-region = </ { v = $0; sub(/.*</, "", v); sub(/>.*/, "", v); refs[path[d]] = v }
+	END {
+		for (n in dmb) print n
+		for (n in refs) { k = split(refs[n], r, " "); for (i = 1; i <= k; i++) if (ph[r[i]] in dmb) print n }
+	}' | sort -u)
+# One complaint per block of lines (dt-validate continues with a tab)
+blocks=$(printf '%s\n' "$complaints" | sed '/^$/d' | awk '/^[ \t]/ { printf "\036%s", $0; next } NR > 1 { print "" } { printf "%s", $0 } END { if (NR) print "" }')
+fatal= warn=
+if [ -n "$blocks" ]; then
+	while IFS= read -r b; do
+		hit=
+		for n in $dmb_names; do
+			case $b in *": $n:"*|*"/$n:"*|*"/$n/"*) hit=1 ;; esac
+		done
+		if [ -n "$hit$strict$base" ]; then
+			fatal=$(printf '%s\n%s' "$fatal" "$b")
+		else
+			warn=$(printf '%s\n%s' "$warn" "$b")
+		fi
+	done <<-EOF
+	$blocks
+	EOF
 fi
+nwarn=$(printf '%s\n' "$warn" | sed '/^$/d' | wc -l)
+if [ -n "$fatal" ]; then
+	echo "== $name: dt-schema: PROBLEMS${base:+ in the nodes the overlay adds}${strict:+ (--strict)}${base:-${strict:- in the DMB nodes or the nodes that name them}}"
+	printf '%s\n' "$fatal" | sed '/^$/d' | tr '\036' '\n' | sed 's/^/   /'
+	problems=1
+fi
+if [ "$nwarn" -gt 0 ]; then
+	echo "== $name: dt-schema: $nwarn warning(s) outside the DMB nodes (not fatal; --strict makes them so)"
+	printf '%s\n' "$warn" | sed '/^$/d' | tr '\036' '\n' | sed 's/^/   warning: /'
+fi
+[ -n "$fatal" ] || [ "$nwarn" -gt 0 ] || echo "== $name: dt-schema: clean against bindings/"
 
 # 3. What the kernel would refuse.
 echo "== $name: designated-movable-block nodes"
@@ -136,7 +178,11 @@ sed 's/^/   /' "$OUT/$name.dmbs"
 [ "$rc" = 0 ] || problems=1
 [ "$rc" = 2 ] && exit 2
 if [ $problems = 0 ]; then
-	echo "== $name: OK"
+	if [ "$nwarn" -gt 0 ]; then
+		echo "== $name: OK for its DMBs ($nwarn dt-schema warning(s) elsewhere, see above)"
+	else
+		echo "== $name: OK"
+	fi
 else
 	echo "== $name: PROBLEMS (see above)"
 fi

@@ -7,6 +7,8 @@
 #  - every tests/boards/dmb-bad-*.dts fails (exit 1) and prints the very
 #    line its boot scenario expects from the kernel (the scenario's first
 #    kmsg --grep), so the checker cannot drift from the handler;
+#  - QEMU's virt board plus a DMB passes with its own dt-schema complaints
+#    as warnings, fails with a bad DMB node, and fails with --strict;
 #  - a board with a syntax error is an error, not a pass.
 set -u
 
@@ -89,6 +91,46 @@ for src in "$TOP"/tests/boards/dmb-bad-*.dts; do
 		grep -E 'REFUSED|error' "$OUT/$b.out" | head -5 | sed 's/^/      /'
 	fi
 done
+
+# QEMU's own virt board (a real board's tree, with its own dt-schema
+# complaints: its platform-bus node) plus one DMB: the unrelated complaint
+# is a warning and the board passes; a bad DMB node fails it; --strict
+# makes every complaint fatal.
+if qemu-system-aarch64 -machine virt,dumpdtb="$OUT/virt.dtb" -cpu cortex-a57 \
+		-m 2G -nodefaults -nographic > "$OUT/virt-dump.log" 2>&1 &&
+   dtc -q -I dtb -O dts "$OUT/virt.dtb" > "$OUT/virt.dts"; then
+	dmb_node() {	# dmb_node <extra property line>
+		printf '/ {\n\treserved-memory {\n\t\t#address-cells = <2>;\n\t\t#size-cells = <2>;\n\t\tranges;\n\t\tdmb@60000000 {\n\t\t\tcompatible = "designated-movable-block";\n%s\t\t\treg = <0x0 0x60000000 0x0 0x10000000>;\n\t\t};\n\t};\n};\n' "$1"
+	}
+	{ cat "$OUT/virt.dts"; dmb_node "$(printf '\t\t\treusable;\n')"; } > "$OUT/virt-dmb.dts"
+	{ cat "$OUT/virt.dts"; dmb_node ""; } > "$OUT/virt-dmb-bad.dts"
+	if check 0 virt-dmb "$OUT/virt-dmb.dts" &&
+	   printf '%s\n' "$out" | grep -q 'dt-schema: [1-9][0-9]* warning(s) outside the DMB nodes' &&
+	   printf '%s\n' "$out" | grep -q '^   warning: .*platform-bus' &&
+	   printf '%s\n' "$out" | grep -q '== virt-dmb: OK for its DMBs'; then
+		ok "check-dts accepts QEMU's virt board with a DMB: its own dt-schema complaints are warnings"
+	else
+		ko "check-dts on QEMU's virt board with a DMB: exit $rc"
+		tail -8 "$OUT/virt-dmb.out" | sed 's/^/      /'
+	fi
+	if check 1 virt-dmb-bad "$OUT/virt-dmb-bad.dts" &&
+	   printf '%s\n' "$out" | grep -q 'PROBLEMS in the DMB nodes' &&
+	   printf '%s\n' "$out" | grep -q "dmb@60000000: 'reusable' is a required property"; then
+		ok "check-dts refuses QEMU's virt board with a DMB node that is not reusable"
+	else
+		ko "check-dts on QEMU's virt board with a bad DMB node: exit $rc"
+		tail -8 "$OUT/virt-dmb-bad.out" | sed 's/^/      /'
+	fi
+	if check 1 virt-dmb-strict --strict "$OUT/virt-dmb.dts" &&
+	   printf '%s\n' "$out" | grep -q 'dt-schema: PROBLEMS (--strict)'; then
+		ok "check-dts --strict makes QEMU's virt board's own complaints fatal"
+	else
+		ko "check-dts --strict on QEMU's virt board: exit $rc"
+		tail -8 "$OUT/virt-dmb-strict.out" | sed 's/^/      /'
+	fi
+else
+	ko "QEMU's virt board: cannot dump its device tree ($(tail -1 "$OUT/virt-dump.log"))"
+fi
 
 # A board that does not compile is a failure with dtc's message.
 printf '/dts-v1/;\n/ { oops };\n' > "$OUT/broken.dts"
