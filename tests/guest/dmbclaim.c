@@ -61,7 +61,6 @@
  * sysfs.claims_nomem).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <sys/klog.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -128,38 +127,7 @@ static long read_num(const char *path)
 /* Take a dmb_alloc handle on a decoder's block and find its debugfs dir. */
 static int take(const char *node, struct blk *b)
 {
-	char cmd[160], res[160], path[512], info[512];
-	unsigned long long base, size;
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(cmd, sizeof(cmd), "handle %s 0", node);
-	if (file_write(TEST_FILE, cmd) || file_read_str(TEST_FILE, res, sizeof(res)) ||
-	    sscanf(res, "ok handle %llx %llx", &base, &size) != 2)
-		return -1;
-	b->base = base;
-	b->size = size;
-	d = opendir(DA_DIR);
-	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		unsigned long long ib;
-		char *p;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), DA_DIR "/%s/info", de->d_name);
-		if (file_read_str(path, info, sizeof(info)))
-			continue;
-		p = strstr(info, "base: ");
-		if (p && sscanf(p, "base: %llx", &ib) == 1 && ib == base) {
-			snprintf(b->dir, sizeof(b->dir), DA_DIR "/%s", de->d_name);
-			closedir(d);
-			return 0;
-		}
-	}
-	closedir(d);
-	return -1;
+	return dmb_alloc_take(node, b->dir, sizeof(b->dir), &b->base, &b->size);
 }
 
 static long info_val(const struct blk *b, const char *key)

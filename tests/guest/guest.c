@@ -870,3 +870,74 @@ int load_end(pid_t *pids, int n)
 	}
 	return bad;
 }
+
+int v4l2_find_decoder(const char *label, char *node, size_t nlen,
+			char *pdev, size_t plen)
+{
+	char want[64], path[300], name[128], link[300];
+	struct dirent *de;
+	DIR *d;
+	ssize_t n;
+
+	snprintf(want, sizeof(want), "dmb_v4l2dec %s", label);
+	d = opendir("/sys/class/video4linux");
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "video", 5))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/video4linux/%s/name", de->d_name);
+		if (file_read_str(path, name, sizeof(name)))
+			continue;
+		name[strcspn(name, "\n")] = '\0';
+		if (strcmp(name, want))
+			continue;
+		snprintf(node, nlen, "/dev/%s", de->d_name);
+		snprintf(path, sizeof(path), "/sys/class/video4linux/%s/device", de->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n < 0)
+			break;
+		link[n] = '\0';
+		snprintf(pdev, plen, "%s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
+		closedir(d);
+		return 0;
+	}
+	closedir(d);
+	return -ENOENT;
+}
+
+int dmb_alloc_take(const char *node, char *dir, size_t dlen, uint64_t *base,
+		   uint64_t *size)
+{
+	char cmd[160], res[160], path[512], info[512], *p;
+	unsigned long long b, sz, ib;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(cmd, sizeof(cmd), "handle %s 0", node);
+	if (file_write("/sys/kernel/debug/dmb_test/get", cmd) ||
+	    file_read_str("/sys/kernel/debug/dmb_test/get", res, sizeof(res)) ||
+	    sscanf(res, "ok handle %llx %llx", &b, &sz) != 2)
+		return -1;
+	*base = b;
+	*size = sz;
+	d = opendir("/sys/kernel/debug/dmb_alloc");
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/debug/dmb_alloc/%s/info",
+			 de->d_name);
+		if (file_read_str(path, info, sizeof(info)))
+			continue;
+		p = strstr(info, "base: ");
+		if (p && sscanf(p, "base: %llx", &ib) == 1 && ib == b) {
+			snprintf(dir, dlen, "/sys/kernel/debug/dmb_alloc/%s", de->d_name);
+			closedir(d);
+			return 0;
+		}
+	}
+	closedir(d);
+	return -1;
+}

@@ -152,6 +152,19 @@ size_t region_in(const struct user_region *r, uint64_t base, uint64_t size);
 int run_program(char **av, void (*line_cb)(const char *), void (*tick)(void));
 
 /* Load /lib/modules/<name>.ko unless loaded; 0 on success. */
+/*
+ * /dev/videoN and the platform device name of the V4L2 sample decoder
+ * labelled @label (its video device is "dmb_v4l2dec <label>"); 0 or -errno.
+ */
+int v4l2_find_decoder(const char *label, char *node, size_t nlen,
+		      char *pdev, size_t plen);
+/*
+ * Take a dmb_alloc handle on the block of device tree node @node with the
+ * dmb_test module, and find the block's /sys/kernel/debug/dmb_alloc
+ * directory; 0 with @dir, *@base and *@size, or -1.
+ */
+int dmb_alloc_take(const char *node, char *dir, size_t dlen, uint64_t *base,
+		   uint64_t *size);
 int load_module(const char *name);
 /* The same with module parameters ("a=1 b=2") for <name> itself. */
 int load_module_args(const char *name, const char *args);

@@ -41,7 +41,6 @@
  * the global cma_mutex, so a claim on another block ended after it.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -61,7 +60,6 @@
 #define MAX_PINS	256
 #define DC		"/sys/kernel/debug/dma_client/"
 #define TEST_FILE	"/sys/kernel/debug/dmb_test/get"
-#define DA_DIR		"/sys/kernel/debug/dmb_alloc"
 #define TRACE		"/sys/kernel/tracing/"
 
 static double now_ms(void)
@@ -100,27 +98,11 @@ static int way_parse(const char *s, struct way *w)
 static int v4l2_open(struct way *w)
 {
 	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
-	char want[64], path[300], name[128];
-	struct dirent *de;
-	DIR *d;
+	char node[64], pdev[128];
 
-	snprintf(want, sizeof(want), "dmb_v4l2dec %s", w->name);
-	d = opendir("/sys/class/video4linux");
-	if (!d)
+	if (v4l2_find_decoder(w->name, node, sizeof(node), pdev, sizeof(pdev)))
 		return -1;
-	while (w->fd < 0 && (de = readdir(d))) {
-		if (strncmp(de->d_name, "video", 5))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/video4linux/%s/name", de->d_name);
-		if (file_read_str(path, name, sizeof(name)))
-			continue;
-		name[strcspn(name, "\n")] = '\0';
-		if (strcmp(name, want))
-			continue;
-		snprintf(path, sizeof(path), "/dev/%s", de->d_name);
-		w->fd = open(path, O_RDWR | O_CLOEXEC);
-	}
-	closedir(d);
+	w->fd = open(node, O_RDWR | O_CLOEXEC);
 	if (w->fd < 0 || ioctl(w->fd, VIDIOC_G_FMT, &f))
 		return -1;
 	f.fmt.pix.width = 1920;
@@ -153,37 +135,13 @@ static int v4l2_reqbufs(struct way *w, uint64_t size)
 /* dmb: take a handle on the node's block, find its debugfs directory */
 static int way_open(struct way *w)
 {
-	char cmd[160], res[160], path[512], info[512];
-	unsigned long long ib, base, bsize;
-	struct dirent *de;
-	DIR *d;
-	char *p;
+	uint64_t base, size;
 
 	if (!strcmp(w->kind, "v4l2") || !strcmp(w->kind, "v4l2q"))
 		return v4l2_open(w);
 	if (strcmp(w->kind, "dmb"))
 		return 0;
-	snprintf(cmd, sizeof(cmd), "handle %s 0", w->name);
-	if (file_write(TEST_FILE, cmd) || file_read_str(TEST_FILE, res, sizeof(res)) ||
-	    sscanf(res, "ok handle %llx %llx", &base, &bsize) != 2)
-		return -1;
-	d = opendir(DA_DIR);
-	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), DA_DIR "/%s/info", de->d_name);
-		if (file_read_str(path, info, sizeof(info)))
-			continue;
-		p = strstr(info, "base: ");
-		if (p && sscanf(p, "base: %llx", &ib) == 1 && ib == base) {
-			snprintf(w->dir, sizeof(w->dir), DA_DIR "/%s", de->d_name);
-			break;
-		}
-	}
-	closedir(d);
-	return w->dir[0] ? 0 : -1;
+	return dmb_alloc_take(w->name, w->dir, sizeof(w->dir), &base, &size);
 }
 
 /* Claim @size bytes the way @w says; 0 or -errno */

@@ -70,42 +70,6 @@
 
 /* ---- the decoder --------------------------------------------------------- */
 
-/* /dev/videoN and the platform device name of the decoder labelled label */
-static int find_decoder(const char *label, char *node, size_t nlen,
-			char *pdev, size_t plen)
-{
-	char want[64], path[300], name[128], link[300];
-	struct dirent *de;
-	DIR *d;
-	ssize_t n;
-
-	snprintf(want, sizeof(want), "dmb_v4l2dec %s", label);
-	d = opendir("/sys/class/video4linux");
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, "video", 5))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/video4linux/%s/name", de->d_name);
-		if (file_read_str(path, name, sizeof(name)))
-			continue;
-		name[strcspn(name, "\n")] = '\0';
-		if (strcmp(name, want))
-			continue;
-		snprintf(node, nlen, "/dev/%s", de->d_name);
-		snprintf(path, sizeof(path), "/sys/class/video4linux/%s/device", de->d_name);
-		n = readlink(path, link, sizeof(link) - 1);
-		if (n < 0)
-			break;
-		link[n] = '\0';
-		snprintf(pdev, plen, "%s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
-		closedir(d);
-		return 0;
-	}
-	closedir(d);
-	return -ENOENT;
-}
-
 /* ---- compliance ---------------------------------------------------------- */
 
 static int c_tests, c_ok, c_failed, c_warn, c_totals;
@@ -527,7 +491,7 @@ static int dec_find(struct dec *d, const char *label)
 	size_t len;
 
 	d->label = label;
-	ret = find_decoder(label, d->node, sizeof(d->node), d->pdev, sizeof(d->pdev));
+	ret = v4l2_find_decoder(label, d->node, sizeof(d->node), d->pdev, sizeof(d->pdev));
 	if (ret)
 		return ret;
 	snprintf(d->report, sizeof(d->report), "/sys/kernel/debug/dmb_v4l2dec/%s/buffers", d->pdev);
@@ -1363,7 +1327,7 @@ static int unbind(const char *label, const char *node, const char *pdev)
 
 	if (file_write("/sys/bus/platform/drivers/dmb_v4l2dec/bind", pdev))
 		t_bail("cannot bind %s again", pdev);
-	metric_set("rebound", !find_decoder(label, nnode, sizeof(nnode), npdev, sizeof(npdev)));
+	metric_set("rebound", !v4l2_find_decoder(label, nnode, sizeof(nnode), npdev, sizeof(npdev)));
 	fd = open(nnode, O_RDWR);
 	if (fd < 0) {
 		metric_set("reopen", -errno);
@@ -1719,7 +1683,7 @@ int main(int argc, char **argv)
 		t_bail("usage: v4l2 --test=compliance|stream|unbind --label=<label> ..., or --test=playback|stress|dmabuf|resize|early");
 	if (load_module("dmb_v4l2dec"))
 		t_bail("cannot load dmb_v4l2dec");
-	ret = find_decoder(label, node, sizeof(node), pdev, sizeof(pdev));
+	ret = v4l2_find_decoder(label, node, sizeof(node), pdev, sizeof(pdev));
 	if (ret)
 		t_bail("no decoder labelled %s: %s", label, strerror(-ret));
 	t_diag("decoder %s: %s (%s)", label, node, pdev);
