@@ -116,7 +116,13 @@ if [ ! -f "$json" ] || [ -n "$(find "$TOP/bindings" -newer "$json" -name '*.yaml
 	sh "$TOP/scripts/dt-schemas.sh" "$OUT/schemas" "$json" ||
 		{ echo "check-dts: error: the bindings do not process" >&2; exit 2; }
 fi
-complaints=$(dt-validate -s "$json" "$dtb" 2>&1)
+complaints=$(dt-validate -s "$json" "$dtb" 2>&1) && vrc=0 || vrc=$?
+# dt-validate that did not run (no schemas, a traceback) judges nothing
+if [ "$vrc" != 0 ] || printf '%s\n' "$complaints" | grep -q '^Traceback'; then
+	echo "check-dts: error: dt-validate failed (exit $vrc):" >&2
+	printf '%s\n' "$complaints" | tail -5 >&2
+	exit 2
+fi
 if [ -n "$base" ]; then
 	# only what concerns the nodes the overlay adds
 	added=$(for f in $(fdtget -l "$OUT/$name.dtbo" / 2>/dev/null); do
@@ -159,7 +165,14 @@ if [ -n "$blocks" ]; then
 fi
 nwarn=$(printf '%s\n' "$warn" | sed '/^$/d' | wc -l)
 if [ -n "$fatal" ]; then
-	echo "== $name: dt-schema: PROBLEMS${base:+ in the nodes the overlay adds}${strict:+ (--strict)}${base:-${strict:- in the DMB nodes or the nodes that name them}}"
+	if [ -n "$base" ]; then
+		why=" in the nodes the overlay adds"
+	elif [ -n "$strict" ]; then
+		why=" (--strict)"
+	else
+		why=" in the DMB nodes or the nodes that name them"
+	fi
+	echo "== $name: dt-schema: PROBLEMS$why"
 	printf '%s\n' "$fatal" | sed '/^$/d' | tr '\036' '\n' | sed 's/^/   /'
 	problems=1
 fi

@@ -350,7 +350,10 @@ static int dmb_v4l2dec_try_fmt_out(struct file *file, void *priv,
  * The format and decoder-command ioctls run under the device lock, the
  * queue ioctls under the context's vb_mutex: these take vb_mutex too
  * (device lock first), so that REQBUFS, STREAMOFF and the queue ops
- * never see a format or a drain change under them.
+ * never see a format or a drain change under them.  They only try: a
+ * REQBUFS of the same session may hold vb_mutex for seconds, and the
+ * device lock, which every session's open and release take, must not
+ * wait for it (the queue is busy then anyway).
  */
 static int dmb_v4l2dec_s_fmt_cap(struct file *file, void *priv,
 				 struct v4l2_format *f)
@@ -359,7 +362,8 @@ static int dmb_v4l2dec_s_fmt_cap(struct file *file, void *priv,
 	struct vb2_queue *vq;
 	int ret = 0;
 
-	mutex_lock(&ctx->vb_mutex);
+	if (!mutex_trylock(&ctx->vb_mutex))
+		return -EBUSY;
 	vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, f->type);
 	if (vb2_is_busy(vq)) {
 		ret = -EBUSY;
@@ -378,7 +382,8 @@ static int dmb_v4l2dec_s_fmt_out(struct file *file, void *priv,
 	struct vb2_queue *vq;
 	int ret = 0;
 
-	mutex_lock(&ctx->vb_mutex);
+	if (!mutex_trylock(&ctx->vb_mutex))
+		return -EBUSY;
 	vq = v4l2_m2m_get_vq(ctx->fh.m2m_ctx, f->type);
 	if (vb2_is_busy(vq)) {
 		ret = -EBUSY;
@@ -440,7 +445,8 @@ static int dmb_v4l2dec_decoder_cmd(struct file *file, void *priv,
 	struct dmb_v4l2dec_ctx *ctx = file2ctx(file);
 	int ret;
 
-	mutex_lock(&ctx->vb_mutex);
+	if (!mutex_trylock(&ctx->vb_mutex))
+		return -EBUSY;
 	ret = __dmb_v4l2dec_decoder_cmd(file, priv, dc);
 	mutex_unlock(&ctx->vb_mutex);
 	return ret;
