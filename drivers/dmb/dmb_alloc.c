@@ -62,13 +62,10 @@
  * @lock: protects @book
  * @handles: handles given out and not put, under dmb_area_lock
  * @dying: the last handle went with nothing claimed and the area is being
- *	destroyed: a claim still in flight (debugfs) must not commit;
- *	written under @lock, read without it by the test hold
+ *	destroyed: a prepared claim still in flight must not commit; under
+ *	@lock
  * @kobj: /sys/kernel/mm/dmb_alloc/<name>, owns the area's memory
  * @debugfs: /sys/kernel/debug/dmb_alloc/<name>
- * @test_last_pfn: first page of the last run claimed through debugfs,
- *	under @lock
- * @test_last_size: its size in bytes, under @lock; 0 if none
  * @claims_ok: successful dmb_alloc() calls
  * @claims_failed: failed dmb_alloc() calls
  * @pages_claimed: pages handed out
@@ -90,8 +87,6 @@ struct dmb_area {
 	bool dying;
 	struct kobject kobj;
 	struct dentry *debugfs;
-	unsigned long test_last_pfn;
-	size_t test_last_size;
 	atomic_long_t claims_ok;
 	atomic_long_t claims_failed;
 	atomic_long_t pages_claimed;
@@ -110,15 +105,8 @@ struct dmb_handle {
 };
 
 static LIST_HEAD(dmb_area_list);
+/* areas, their handle counts, directories and ends */
 static DEFINE_MUTEX(dmb_area_lock);
-/*
- * Held while an area's sysfs and debugfs directories are created or
- * removed: the last handle's put removes them outside dmb_area_lock, and
- * a handle taken meanwhile on the same block must not create its new
- * area's directories, of the same name, before they are gone.  Nests
- * inside dmb_area_lock.
- */
-static DEFINE_MUTEX(dmb_area_dir_lock);
 static struct kobject *dmb_alloc_kobj;
 static struct dentry *dmb_alloc_debugfs;
 
@@ -142,28 +130,26 @@ static ssize_t dmb_counter_show(struct kobject *kobj,
 							     ca->offset)));
 }
 
-static struct dmb_counter_attr dmb_counters[] = {
-	{ __ATTR(claims_ok, 0444, dmb_counter_show, NULL),
-	  offsetof(struct dmb_area, claims_ok) },
-	{ __ATTR(claims_failed, 0444, dmb_counter_show, NULL),
-	  offsetof(struct dmb_area, claims_failed) },
-	{ __ATTR(pages_claimed, 0444, dmb_counter_show, NULL),
-	  offsetof(struct dmb_area, pages_claimed) },
-	{ __ATTR(pages_released, 0444, dmb_counter_show, NULL),
-	  offsetof(struct dmb_area, pages_released) },
-	{ __ATTR(claims_busy, 0444, dmb_counter_show, NULL),
-	  offsetof(struct dmb_area, claims_busy) },
-	{ __ATTR(claims_nomem, 0444, dmb_counter_show, NULL),
-	  offsetof(struct dmb_area, claims_nomem) },
-};
+#define DMB_COUNTER(_name)						\
+	static struct dmb_counter_attr dmb_counter_##_name = {		\
+		__ATTR(_name, 0444, dmb_counter_show, NULL),		\
+		offsetof(struct dmb_area, _name)			\
+	}
+
+DMB_COUNTER(claims_ok);
+DMB_COUNTER(claims_failed);
+DMB_COUNTER(pages_claimed);
+DMB_COUNTER(pages_released);
+DMB_COUNTER(claims_busy);
+DMB_COUNTER(claims_nomem);
 
 static struct attribute *dmb_area_attrs[] = {
-	&dmb_counters[0].attr.attr,
-	&dmb_counters[1].attr.attr,
-	&dmb_counters[2].attr.attr,
-	&dmb_counters[3].attr.attr,
-	&dmb_counters[4].attr.attr,
-	&dmb_counters[5].attr.attr,
+	&dmb_counter_claims_ok.attr.attr,
+	&dmb_counter_claims_failed.attr.attr,
+	&dmb_counter_pages_claimed.attr.attr,
+	&dmb_counter_pages_released.attr.attr,
+	&dmb_counter_claims_busy.attr.attr,
+	&dmb_counter_claims_nomem.attr.attr,
 	NULL,
 };
 
@@ -182,59 +168,6 @@ static const struct kobj_type dmb_area_ktype = {
 	.sysfs_ops = &kobj_sysfs_ops,
 	.default_groups = dmb_area_groups,
 };
-
-/* ---- test configuration ------------------------------------------------ */
-
-/*
- * The claim hooks, "alloc" and "free", exist only with test_hooks=1: they
- * let root claim any amount of a block, which starves its driver.  "free"
- * releases only runs that "alloc" claimed, never a driver's (whose device
- * or userspace mappings may still use them).
- */
-static bool test_hooks;
-module_param(test_hooks, bool, 0444);
-MODULE_PARM_DESC(test_hooks,
-		 "Create the debugfs alloc/free claim hooks (test kernels only; default: off)");
-
-/*
- * With test_hooks: writing 1 to /sys/kernel/debug/dmb_alloc/test_hold holds
- * every claim made through "alloc" between its migration and its commit
- * until its area starts to die (the last handle went with nothing else
- * claimed) or 0 is written, at most 30 s (also when the area never dies
- * because other runs stay claimed); test_held counts the claims held now.
- * Tests race a claim against the last handle deterministically with them:
- * wait until test_held is 1, then drop the handle.
- */
-static bool test_hold;
-static atomic_t test_held = ATOMIC_INIT(0);
-static DECLARE_WAIT_QUEUE_HEAD(test_hold_wq);
-
-static int test_hold_get(void *data, u64 *val)
-{
-	*val = READ_ONCE(test_hold);
-	return 0;
-}
-
-static int test_hold_set(void *data, u64 val)
-{
-	if (val > 1)
-		return -EINVAL;
-	WRITE_ONCE(test_hold, val);
-	wake_up_all(&test_hold_wq);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(test_hold_fops, test_hold_get, test_hold_set, "%llu\n");
-
-/* A debugfs claim with test_hold set, its run migrated: wait (see above) */
-static void dmb_test_hold(struct dmb_area *area)
-{
-	if (!READ_ONCE(test_hold))
-		return;
-	atomic_inc(&test_held);
-	wait_event_killable_timeout(test_hold_wq, !READ_ONCE(test_hold) ||
-				    READ_ONCE(area->dying), 30 * HZ);
-	atomic_dec(&test_held);
-}
 
 /* ---- claiming ------------------------------------------------------------ */
 
@@ -278,13 +211,9 @@ static bool dmb_alloc_args_bad(struct dmb_area *area, size_t size,
 	return why;
 }
 
-/*
- * The claim itself.  @test marks the run as made through the debugfs
- * "alloc" hook, the only runs its "free" may release.
- */
+/* The claim itself, for a handle or a prepared claim */
 static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
-				size_t align, gfp_t gfp, unsigned int flags,
-				bool test)
+				size_t align, gfp_t gfp, unsigned int flags)
 {
 	unsigned long nr, mask, before, pfn;
 	struct dmb_claim *claim;
@@ -302,7 +231,6 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 		atomic_long_inc(&area->claims_failed);
 		return ERR_PTR(-ENOMEM);
 	}
-	claim->test = test;
 	trace_dmb_alloc_start(area->name, nr, mask + 1);
 
 	/*
@@ -321,12 +249,9 @@ static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
 	}
 	pfn = page_to_pfn(page);
 
-	if (test)
-		dmb_test_hold(area);
-
 	spin_lock(&area->lock);
 	if (unlikely(area->dying)) {
-		/* a debugfs or prepared claim raced the last handle */
+		/* a prepared claim raced the last handle */
 		spin_unlock(&area->lock);
 		cma_release(area->cma, page, nr);
 		ret = -ENODEV;
@@ -389,7 +314,7 @@ struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
 {
 	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
 		return ERR_PTR(-EINVAL);
-	return __dmb_alloc(handle->area, size, align, gfp, flags, false);
+	return __dmb_alloc(handle->area, size, align, gfp, flags);
 }
 EXPORT_SYMBOL_GPL(dmb_alloc);
 
@@ -406,14 +331,9 @@ static void dmb_free_claim(struct dmb_area *area, struct dmb_claim *claim,
 	kfree(claim);
 }
 
-/*
- * Release a run of @area.  With @test, only a run claimed through the
- * debugfs "alloc" hook is released: any other claimed run belongs to a
- * driver, whose device or userspace mappings may still use it (-EPERM);
- * what is not a claimed run at all is judged as dmb_release() judges it.
- */
+/* Release a run of @area, which must be exactly one claimed run */
 static int __dmb_release(struct dmb_area *area, struct page *pages,
-			 size_t size, bool test)
+			 size_t size)
 {
 	struct dmb_claim *claim = NULL;
 	unsigned long pfn, nr, before = 0;
@@ -435,10 +355,6 @@ static int __dmb_release(struct dmb_area *area, struct page *pages,
 
 	spin_lock(&area->lock);
 	claim = dmb_book_find(&area->book, pfn - area->base_pfn, nr, &why);
-	if (claim && test && !claim->test) {
-		spin_unlock(&area->lock);
-		return -EPERM;
-	}
 	if (claim) {
 		before = area->book.claimed;
 		dmb_book_forget(&area->book, claim);
@@ -480,7 +396,7 @@ int dmb_release(struct dmb_handle *handle, struct page *pages, size_t size)
 {
 	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
 		return -EINVAL;
-	return __dmb_release(handle->area, pages, size, false);
+	return __dmb_release(handle->area, pages, size);
 }
 EXPORT_SYMBOL_GPL(dmb_release);
 
@@ -521,7 +437,7 @@ static void dmb_prep_work(struct work_struct *work)
 		prep->page = ERR_PTR(-ECANCELED);
 	else
 		prep->page = __dmb_alloc(prep->area, prep->size, prep->align,
-					 prep->gfp, prep->flags, false);
+					 prep->gfp, prep->flags);
 	complete_all(&prep->done);
 }
 
@@ -607,7 +523,6 @@ EXPORT_SYMBOL_GPL(dmb_alloc_prepared);
  *
  * A claim not started yet does not start; one under way is waited for
  * (its time is bounded, see cma_alloc_gfp()) and what it took is released.
- * To cancel several claims of one block, use dmb_alloc_cancel_all().
  *
  * Context: process context, may sleep.
  */
@@ -618,35 +533,10 @@ void dmb_alloc_cancel(struct dmb_prep *prep)
 	WRITE_ONCE(prep->cancel, true);
 	wait_for_completion(&prep->done);
 	if (!IS_ERR(prep->page))
-		WARN_ON_ONCE(__dmb_release(prep->area, prep->page, prep->size,
-					   false));
+		WARN_ON_ONCE(__dmb_release(prep->area, prep->page, prep->size));
 	dmb_prep_free(prep);
 }
 EXPORT_SYMBOL_GPL(dmb_alloc_cancel);
-
-/**
- * dmb_alloc_cancel_all - cancel several prepared claims at once
- * @preps: prepared claims from dmb_alloc_prepare(), NULL entries skipped;
- *	all freed
- * @count: how many
- *
- * Marks them all cancelled before waiting for any, so that claims queued
- * behind one another do not start while earlier ones are cancelled; then
- * cancels them, the last first.
- *
- * Context: process context, may sleep.
- */
-void dmb_alloc_cancel_all(struct dmb_prep **preps, unsigned int count)
-{
-	unsigned int i;
-
-	for (i = 0; i < count; i++)
-		if (!IS_ERR_OR_NULL(preps[i]))
-			WRITE_ONCE(preps[i]->cancel, true);
-	while (count--)
-		dmb_alloc_cancel(preps[count]);
-}
-EXPORT_SYMBOL_GPL(dmb_alloc_cancel_all);
 
 /**
  * dmb_alloc_commit - take a prepared claim
@@ -711,116 +601,6 @@ static int dmb_claims_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(dmb_claims);
 
-/* "alloc": write "<bytes> [align]" to claim; read the last claim's pfn */
-static ssize_t dmb_alloc_write(struct file *file, const char __user *ubuf,
-			       size_t len, loff_t *ppos)
-{
-	struct dmb_area *area = file_inode(file)->i_private;
-	unsigned long long size, align = 0;
-	struct page *page;
-	char buf[64];
-
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
-	if (sscanf(buf, "%llu %llu", &size, &align) < 1)
-		return -EINVAL;
-	page = __dmb_alloc(area, size, align, GFP_KERNEL, 0, true);
-	if (IS_ERR(page))
-		return PTR_ERR(page);
-	spin_lock(&area->lock);
-	area->test_last_pfn = page_to_pfn(page);
-	area->test_last_size = size;
-	spin_unlock(&area->lock);
-	return len;
-}
-
-static ssize_t dmb_alloc_read(struct file *file, char __user *ubuf,
-			      size_t len, loff_t *ppos)
-{
-	struct dmb_area *area = file_inode(file)->i_private;
-	char buf[64] = "none\n";
-
-	spin_lock(&area->lock);
-	if (area->test_last_size)
-		snprintf(buf, sizeof(buf), "0x%lx %zu\n", area->test_last_pfn,
-			 area->test_last_size);
-	spin_unlock(&area->lock);
-	return simple_read_from_buffer(ubuf, len, ppos, buf, strlen(buf));
-}
-
-static const struct file_operations dmb_alloc_fops = {
-	.owner = THIS_MODULE,
-	.read = dmb_alloc_read,
-	.write = dmb_alloc_write,
-	.llseek = default_llseek,
-};
-
-/* Release every run claimed through "alloc" */
-static void dmb_free_test_claims(struct dmb_area *area)
-{
-	struct dmb_claim *claim, *found;
-	unsigned long before;
-
-	for (;;) {
-		found = NULL;
-		spin_lock(&area->lock);
-		list_for_each_entry(claim, &area->book.claims, node) {
-			if (claim->test) {
-				found = claim;
-				break;
-			}
-		}
-		if (found) {
-			before = area->book.claimed;
-			dmb_book_forget(&area->book, found);
-		}
-		spin_unlock(&area->lock);
-		if (!found)
-			return;
-		dmb_free_claim(area, found, before);
-		cond_resched();
-	}
-}
-
-/*
- * "free": write "<pfn> <bytes>" to release a run that "alloc" claimed
- * (what is not a claimed run at all goes to the checks of dmb_release(),
- * to test them; a driver's run is refused with -EPERM), or "all" for
- * every run claimed via "alloc".
- */
-static ssize_t dmb_free_write(struct file *file, const char __user *ubuf,
-			      size_t len, loff_t *ppos)
-{
-	struct dmb_area *area = file_inode(file)->i_private;
-	unsigned long long pfn, size;
-	char buf[64];
-	int ret;
-
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
-
-	if (sysfs_streq(buf, "all")) {
-		dmb_free_test_claims(area);
-		return len;
-	}
-	if (sscanf(buf, "%llx %llu", &pfn, &size) != 2 || !pfn_valid(pfn))
-		return -EINVAL;
-	ret = __dmb_release(area, pfn_to_page(pfn), size, true);
-	return ret ? ret : len;
-}
-
-static const struct file_operations dmb_free_fops = {
-	.owner = THIS_MODULE,
-	.write = dmb_free_write,
-	.llseek = default_llseek,
-};
-
 /* ---- handles ------------------------------------------------------------- */
 
 static struct dmb_area *dmb_area_create(struct dmb_block *dmb, struct device *dev)
@@ -848,11 +628,9 @@ static struct dmb_area *dmb_area_create(struct dmb_block *dmb, struct device *de
 	spin_lock_init(&area->lock);
 	/* from here the kobject's release frees the area and puts @dev */
 	area->dev = get_device(dev);
-	mutex_lock(&dmb_area_dir_lock);
 	ret = kobject_init_and_add(&area->kobj, &dmb_area_ktype, dmb_alloc_kobj,
 				   "%s", area->name);
 	if (ret) {
-		mutex_unlock(&dmb_area_dir_lock);
 		/* the release callback frees the area */
 		kobject_put(&area->kobj);
 		return ERR_PTR(ret);
@@ -860,26 +638,20 @@ static struct dmb_area *dmb_area_create(struct dmb_block *dmb, struct device *de
 	area->debugfs = debugfs_create_dir(area->name, dmb_alloc_debugfs);
 	debugfs_create_file("info", 0444, area->debugfs, area, &dmb_info_fops);
 	debugfs_create_file("claims", 0444, area->debugfs, area, &dmb_claims_fops);
-	if (test_hooks) {
-		debugfs_create_file("alloc", 0600, area->debugfs, area,
-				    &dmb_alloc_fops);
-		debugfs_create_file("free", 0200, area->debugfs, area,
-				    &dmb_free_fops);
-	}
-	mutex_unlock(&dmb_area_dir_lock);
 	list_add_tail(&area->node, &dmb_area_list);
 	return area;
 }
 
 /*
  * Called with dmb_area_lock held, when neither handles nor claims remain
- * and @dying is set: debugfs_remove() waits for a claim in flight through
- * "alloc", which then gives its run back instead of committing it.
+ * and @dying is set.  The directories go at once, so that a new area of
+ * the same name can be made; a prepared claim may keep the memory a while.
  */
 static void dmb_area_destroy(struct dmb_area *area)
 {
 	list_del(&area->node);
 	debugfs_remove(area->debugfs);
+	kobject_del(&area->kobj);
 	kobject_put(&area->kobj);
 }
 
@@ -906,13 +678,8 @@ static struct dmb_handle *dmb_handle_wrap(struct device *dev, struct dmb_block *
 		dmb_put(dmb);
 		return ERR_CAST(area);
 	}
-	goto add;
 found:
-	/*
-	 * area->dev stays the device that created the area (referenced):
-	 * it is read without dmb_area_lock, for messages only.
-	 */
-add:
+	/* area->dev stays the device that made the area, for messages */
 	area->handles++;
 	handle->area = area;
 	mutex_unlock(&dmb_area_lock);
@@ -963,90 +730,43 @@ void dmb_handle_put(struct dmb_handle *handle)
 {
 	struct dmb_area *area;
 	unsigned long claimed;
-	struct dmb_block *dmb;
 	struct dmb_prep *prep;
 	unsigned int preps = 0;
-	bool last;
 
 	if (IS_ERR_OR_NULL(handle))
 		return;
 	area = handle->area;
-	dmb = area->dmb;	/* the area may be gone below */
 	mutex_lock(&dmb_area_lock);
-	last = !--area->handles;
+	/*
+	 * Under the lock, which the next device to take the block waits for:
+	 * it finds this area, or none.
+	 */
+	dmb_put(area->dmb);
+	if (--area->handles)
+		goto out;
 	spin_lock(&area->lock);
 	claimed = area->book.claimed;
-	/* with the count: a debugfs claim still in flight will not commit */
-	if (last && !claimed)
-		WRITE_ONCE(area->dying, true);
+	/* with the count: a prepared claim still in flight will not commit */
+	WRITE_ONCE(area->dying, !claimed);
 	/* preparations left behind: those not started do not start */
-	if (last) {
-		list_for_each_entry(prep, &area->preps, node) {
-			WRITE_ONCE(prep->cancel, true);
-			preps++;
-		}
+	list_for_each_entry(prep, &area->preps, node) {
+		WRITE_ONCE(prep->cancel, true);
+		preps++;
 	}
 	spin_unlock(&area->lock);
-	if (last && !claimed)
-		wake_up_all(&test_hold_wq);	/* a held debugfs claim */
-	if (last && preps)
+	if (preps)
 		dev_warn(area->dev, "dmb_alloc: %s: last handle dropped with %u prepared claims; they are cancelled\n",
 			 area->name, preps);
-	if (last && claimed)
+	if (claimed)
 		dev_warn(area->dev, "dmb_alloc: %s: last handle dropped with %lu pages claimed; they stay claimed\n",
 			 area->name, claimed);
-	else if (last)
-		list_del(&area->node);	/* nobody finds it any more */
-	/*
-	 * A handle taken on the block from here on makes a new area, of the
-	 * same name: it must wait until this one's directories are gone.
-	 */
-	if (last && !claimed)
-		mutex_lock(&dmb_area_dir_lock);
+	else
+		dmb_area_destroy(area);
+out:
 	mutex_unlock(&dmb_area_lock);
-	/*
-	 * Outside the global lock: debugfs_remove() waits for a debugfs
-	 * claim in flight, which can take seconds, and every other block's
-	 * handles would wait with it (only new areas wait, for the
-	 * directory lock taken above).  Before dmb_put(): no other device
-	 * can take the block meanwhile.
-	 */
-	if (last && !claimed) {
-		debugfs_remove(area->debugfs);
-		/* out of sysfs now: a preparation may hold the area a while */
-		kobject_del(&area->kobj);
-		mutex_unlock(&dmb_area_dir_lock);
-		kobject_put(&area->kobj);
-	}
-	dmb_put(dmb);
 	kfree(handle);
 }
 EXPORT_SYMBOL_GPL(dmb_handle_put);
-
-static void devm_dmb_handle_release(void *handle)
-{
-	dmb_handle_put(handle);
-}
-
-/**
- * devm_dmb_handle_get - dmb_handle_get() released with the device
- * @dev: device whose device tree node has memory-region
- * @index: index in memory-region
- *
- * Context: process context, may sleep.
- * Return: the handle, or an ERR_PTR().
- */
-struct dmb_handle *devm_dmb_handle_get(struct device *dev, unsigned int index)
-{
-	struct dmb_handle *handle = dmb_handle_get(dev, index);
-	int ret;
-
-	if (IS_ERR(handle))
-		return handle;
-	ret = devm_add_action_or_reset(dev, devm_dmb_handle_release, handle);
-	return ret ? ERR_PTR(ret) : handle;
-}
-EXPORT_SYMBOL_GPL(devm_dmb_handle_get);
 
 /**
  * dmb_handle_base - physical base address of a handle's block
@@ -1086,12 +806,6 @@ static int __init dmb_alloc_init(void)
 		return -ENOMEM;
 	}
 	dmb_alloc_debugfs = debugfs_create_dir("dmb_alloc", NULL);
-	if (test_hooks) {
-		debugfs_create_file_unsafe("test_hold", 0600, dmb_alloc_debugfs,
-					   NULL, &test_hold_fops);
-		debugfs_create_atomic_t("test_held", 0400, dmb_alloc_debugfs,
-					&test_held);
-	}
 	return 0;
 }
 module_init(dmb_alloc_init);

@@ -21,7 +21,6 @@ struct dmb_handle;
 struct dmb_handle *dmb_handle_get(struct device *dev, unsigned int index);
 struct dmb_handle *dmb_handle_get_by_name(struct device *dev,
 					  const char *name);
-struct dmb_handle *devm_dmb_handle_get(struct device *dev, unsigned int index);
 void dmb_handle_put(struct dmb_handle *handle);
 
 phys_addr_t dmb_handle_base(const struct dmb_handle *handle);
@@ -51,6 +50,5 @@ struct dmb_prep *dmb_alloc_prepare(struct dmb_handle *handle, size_t size,
 bool dmb_alloc_prepared(struct dmb_prep *prep);
 struct page *dmb_alloc_commit(struct dmb_prep *prep);
 void dmb_alloc_cancel(struct dmb_prep *prep);
-void dmb_alloc_cancel_all(struct dmb_prep **preps, unsigned int count);
 
 #endif /* _LINUX_DMB_ALLOC_H */

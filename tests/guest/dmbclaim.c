@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * dmbclaim: claims and releases through the dmb_alloc module, as a decoder
- * driver makes them, driven through its debugfs hooks on the blocks of the
- * default board's decoders (handles taken with the dmb_test module).
+ * driver makes them, on the blocks of the default board's decoders: the
+ * dmb_test module takes the handles and claims through them.
  *
  * usage: dmbclaim --test=NAME [--fill=SIZE] [--fill-this-block=1] [expectations]
  * --fill-this-block=1: while loaded/signal fill memory, the other decoder's
@@ -25,7 +25,7 @@
  *               with key=value fields, errno and duration
  *   orphan      the last handle goes with a run claimed: the run stays
  *               claimed and dmb_alloc cannot be unloaded until it is
- *               released (through debugfs), then it can
+ *               released (by a new handle on the block), then it can
  *   pipepin     an unprivileged process holds a page of the block with
  *               vmsplice() into a pipe it never reads: half the block is
  *               claimed around it, the whole block fails with -EBUSY in
@@ -34,10 +34,12 @@
  *               attempt migrated in chunks on several CPUs (chunks, the
  *               mm_alloc_contig_migrate_range_info events) and leaked
  *               none (half_again: the half is claimed again)
- *   lastput     a claim through debugfs, held between its migration and
- *               its commit (test_hold) until the last handle goes: it
- *               fails with -ENODEV, nothing stays claimed, and dmb_alloc
- *               unloads
+ *   lastput     a prepared whole-block claim (dmb_test "prep"), its run
+ *               taken in CMA's bitmap and migrating user pages, when the
+ *               last handle goes: its commit fails with -ENODEV, nothing
+ *               stays claimed, no user data is lost, and dmb_alloc
+ *               unloads (tries: how many preparations it took for one to
+ *               be still migrating when the handle went)
  *   dyndev      a device registered at run time (dmb_test "newdev") takes
  *               the block and claims, is unregistered, and drops its last
  *               handle: the run stays claimed and the warning names the
@@ -47,7 +49,7 @@
  *               afterwards a second device takes the block, finds
  *               the run, frees it, and the area goes with the first
  *               device's last reference; both modules then unload
- *   driver_run  the debugfs "free" hook refuses a run that a driver (the
+ *   driver_run  dmb_test's "free" refuses a run that a driver (the
  *               sample decoder) claimed and userspace maps: -EPERM, and
  *               the frames stay intact
  *   sessionrun  the sample decoder claims a session's buffers as one run
@@ -80,7 +82,6 @@
 #include "guest.h"
 
 #define TEST_FILE "/sys/kernel/debug/dmb_test/get"
-#define DA_DIR "/sys/kernel/debug/dmb_alloc"
 
 struct blk {
 	uint64_t base, size;
@@ -111,11 +112,6 @@ static int newdev(char name[64])
 	return 0;
 }
 
-static void hold_off(void)
-{
-	file_write(DA_DIR "/test_hold", "0");
-}
-
 /* A number in a file, or -1 */
 static long read_num(const char *path)
 {
@@ -141,6 +137,19 @@ static long info_val(const struct blk *b, const char *key)
 	return p ? strtol(p + strlen(key) + 2, NULL, 10) : -1;
 }
 
+/* The name of the block's CMA area ("cma:" of its info); 0, or -1 */
+static int cma_name(const struct blk *b, char *name, size_t len)
+{
+	char path[300], info[512], fmt[16], *p;
+
+	snprintf(path, sizeof(path), "%s/info", b->dir);
+	if (file_read_str(path, info, sizeof(info)))
+		return -1;
+	p = strstr(info, "cma: ");
+	snprintf(fmt, sizeof(fmt), "cma: %%%zus", len - 1);
+	return p && sscanf(p, fmt, name) == 1 ? 0 : -1;
+}
+
 /*
  * The longest free run of the block's CMA area, which hands out its pages
  * (/sys/kernel/debug/cma/<area>/maxchunk, the area named in "cma:" of the
@@ -148,16 +157,25 @@ static long info_val(const struct blk *b, const char *key)
  */
 static long cma_maxchunk(const struct blk *b)
 {
-	char path[300], info[512], name[64], *p;
+	char path[300], name[64];
 
-	snprintf(path, sizeof(path), "%s/info", b->dir);
-	if (file_read_str(path, info, sizeof(info)))
-		return -1;
-	p = strstr(info, "cma: ");
-	if (!p || sscanf(p, "cma: %63s", name) != 1)
+	if (cma_name(b, name, sizeof(name)))
 		return -1;
 	snprintf(path, sizeof(path), "/sys/kernel/debug/cma/%s/maxchunk", name);
 	return read_num(path);
+}
+
+/* "ok ..." in a dmb_test file: 0; "error <errno>": the errno; else -1 */
+static int read_result_file(const char *path)
+{
+	char res[64];
+	int err;
+
+	if (file_read_str(path, res, sizeof(res)))
+		return -1;
+	if (!strncmp(res, "ok", 2))
+		return 0;
+	return sscanf(res, "error %d", &err) == 1 ? err : -1;
 }
 
 /* A counter of the block's sysfs directory, or -1 */
@@ -178,7 +196,7 @@ static int claim(const struct blk *b, uint64_t size, uint64_t align,
 	unsigned long long p, s;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/alloc", b->dir);
+	dmb_test_file(b->dir, "alloc", path, sizeof(path));
 	snprintf(buf, sizeof(buf), "%llu %llu", (unsigned long long)size,
 		 (unsigned long long)align);
 	ret = file_write(path, buf);
@@ -190,16 +208,26 @@ static int claim(const struct blk *b, uint64_t size, uint64_t align,
 	return 0;
 }
 
-static int release(const struct blk *b, uint64_t pfn, uint64_t size)
+/*
+ * Release a run claimed through dmb_test (every one with @size 0); with
+ * @any, whatever run it is, through dmb_release() as it stands.
+ */
+static int release_as(const struct blk *b, uint64_t pfn, uint64_t size,
+		      int any)
 {
 	char path[300], buf[64];
 
-	snprintf(path, sizeof(path), "%s/free", b->dir);
+	dmb_test_file(b->dir, "free", path, sizeof(path));
 	if (!size)
 		return file_write(path, "all");
-	snprintf(buf, sizeof(buf), "%llx %llu", (unsigned long long)pfn,
-		 (unsigned long long)size);
+	snprintf(buf, sizeof(buf), "%s%llx %llu", any ? "any " : "",
+		 (unsigned long long)pfn, (unsigned long long)size);
 	return file_write(path, buf);
+}
+
+static int release(const struct blk *b, uint64_t pfn, uint64_t size)
+{
+	return release_as(b, pfn, size, 0);
 }
 
 /* ---- a checksummed user workload ----------------------------------------- */
@@ -387,18 +415,14 @@ int main(int argc, char **argv)
 	struct blk b0, b1;
 	struct load l = { 0 };
 	uint64_t pfn = 0, other = 0;
-	char buf[16];
 	int ret;
 
 	t_init("dmbclaim");
 	if (!test)
 		t_bail("usage: dmbclaim --test=NAME");
-	/* the claim hooks exist only in dmb_alloc's test configuration */
-	if (load_module_args("dmb_alloc", "test_hooks=1") || load_module("dmb_test"))
-		t_bail("cannot load dmb_alloc test_hooks=1 and dmb_test");
-	if (file_read_str("/sys/module/dmb_alloc/parameters/test_hooks", buf,
-			  sizeof(buf)) || buf[0] != 'Y')
-		t_bail("dmb_alloc is loaded without test_hooks=1");
+	/* claims through dmb_test's handles, as a driver makes them */
+	if (load_module("dmb_alloc") || load_module("dmb_test"))
+		t_bail("cannot load dmb_alloc and dmb_test");
 	if (take("/video-decoder-0", &b0))
 		t_bail("cannot take a handle on /video-decoder-0's block");
 	metric_set("blocksize", b0.size);
@@ -433,14 +457,15 @@ int main(int argc, char **argv)
 		metric_set("size0", claim(&b0, 0, 0, NULL));
 		metric_set("too_large", claim(&b0, b0.size + 4096, 0, NULL));
 		metric_set("bad_align", claim(&b0, 4096, 3 * 4096, NULL));
-		metric_set("unclaimed", release(&b0, b0.base / page_size(), 4096));
+		/* dmb_release() itself judges these: "any" */
+		metric_set("unclaimed", release_as(&b0, b0.base / page_size(), 4096, 1));
 		claim(&b0, 8 << 20, 0, &pfn);
-		metric_set("partial", release(&b0, pfn, 4 << 20));
-		metric_set("inside_run", release(&b0, pfn + 1, 4096));
+		metric_set("partial", release_as(&b0, pfn, 4 << 20, 1));
+		metric_set("inside_run", release_as(&b0, pfn + 1, 4096, 1));
 		metric_set("release", release(&b0, pfn, 8 << 20));
-		metric_set("double", release(&b0, pfn, 8 << 20));
+		metric_set("double", release_as(&b0, pfn, 8 << 20, 1));
 		claim(&b1, 4 << 20, 0, &other);
-		metric_set("foreign", release(&b0, other, 4 << 20));
+		metric_set("foreign", release_as(&b0, other, 4 << 20, 1));
 		metric_set("claimed_b1", info_val(&b1, "claimed"));
 		release(&b1, 0, 0);
 	} else if (!strcmp(test, "loaded") || !strcmp(test, "enomem") ||
@@ -698,33 +723,60 @@ int main(int argc, char **argv)
 		metric_set("stop", ioctl(fd, DMB_VDEC_STOP, NULL) ? -errno : 0);
 		close(fd);
 	} else if (!strcmp(test, "lastput")) {
-		int status = 0, i;
-		pid_t pid;
+		int64_t want = o_fill ? parse_size(o_fill) : 128 << 20;
+		char path[300], res[64], cma[64];
+		long used = -1;
+		int tries, i;
 
-		/* dmb_test's handle must be the last: no decoder driver */
+		/* dmb_test's handles must be the last: no decoder driver */
 		if (syscall(SYS_delete_module, "dmb_vdec", O_NONBLOCK) && errno != ENOENT)
 			t_bail("cannot unload dmb_vdec: %s", strerror(errno));
-		atexit(hold_off);	/* a bail-out must not leave claims held */
-		if (file_write(DA_DIR "/test_hold", "1"))
-			t_bail("no test_hold knob");
-		pid = fork();
-		if (!pid)
-			_exit(-claim(&b0, 4 << 20, 0, NULL));
-		/* the claim migrated its run and waits before its commit */
-		for (i = 0; i < 3000 && read_num(DA_DIR "/test_held") != 1; i++)
-			usleep(10000);
-		metric_set("held", read_num(DA_DIR "/test_held"));
-		/* drops the last handle, which lets the claim go on */
-		file_write(TEST_FILE, "unhandle");	/* waits for that write */
-		waitpid(pid, &status, 0);
-		metric_set("held_after", read_num(DA_DIR "/test_held"));
-		file_write(DA_DIR "/test_hold", "0");
-		metric_set("claim", WIFEXITED(status) ? -WEXITSTATUS(status) : 1);
+		/* user pages in the block, which a whole claim migrates a while */
+		if (take("/video-decoder-1", &b1) || claim(&b1, b1.size, 0, NULL))
+			t_bail("cannot claim /video-decoder-1's block");
+		if (fill(&l, want, 0))
+			t_bail("cannot fill %lld bytes", (long long)want);
+		release(&b1, 0, 0);
+		metric_set("user_before", pages_in(&l, &b0));
+		if (cma_name(&b0, cma, sizeof(cma)))
+			t_bail("no CMA area in %s/info", b0.dir);
+		snprintf(path, sizeof(path), "/sys/kernel/debug/cma/%s/used", cma);
+		dmb_test_file(b0.dir, "prep", res, sizeof(res));
+		/*
+		 * A prepared whole-block claim, its run taken in CMA's bitmap
+		 * and migrating, when the last handle goes: it must give the
+		 * run back (-ENODEV).  When it ended before the handle went
+		 * (a race lost), it is freed and tried again.
+		 */
+		for (tries = 1; tries <= 5; tries++) {
+			char num[32];
+
+			snprintf(num, sizeof(num), "%llu", (unsigned long long)b0.size);
+			if (file_write(res, num))
+				t_bail("cannot prepare a claim of the whole block");
+			for (i = 0; i < 20000; i++) {
+				used = read_num(path);
+				if (used >= (long)(b0.size / page_size()))
+					break;
+				usleep(500);
+			}
+			file_write(TEST_FILE, "unhandle");	/* the last handles */
+			file_write(res, "commit");
+			if (file_read_str(res, num, sizeof(num)) || strncmp(num, "ok", 2))
+				break;
+			/* the claim won: give it back through a new handle */
+			if (take("/video-decoder-0", &b0) || release(&b0, 0, 0))
+				t_bail("cannot give back a prepared claim");
+		}
+		metric_set("tries", tries);
+		metric_set("migrating", used >= (long)(b0.size / page_size()));
+		metric_set("commit", read_result_file(res));
 		metric_set("area_gone", access(b0.dir, F_OK) != 0);
 		metric_set("rmmod_test", syscall(SYS_delete_module, "dmb_test",
 						 O_NONBLOCK) ? -errno : 0);
 		metric_set("rmmod_alloc", syscall(SYS_delete_module, "dmb_alloc",
 						  O_NONBLOCK) ? -errno : 0);
+		metric_set("corrupt", corrupt(&l));
 		check_expectations(argc, argv);
 		return t_finish();
 	} else if (!strcmp(test, "dyndev")) {
@@ -769,17 +821,19 @@ int main(int argc, char **argv)
 		check_expectations(argc, argv);
 		return t_finish();
 	} else if (!strcmp(test, "orphan")) {
-		char path[300];
-
-		metric_set("ret", claim(&b0, 4 << 20, 0, NULL));
+		metric_set("ret", claim(&b0, 4 << 20, 0, &pfn));
 		file_write(TEST_FILE, "unhandle");
 		metric_set("claimed_orphan", info_val(&b0, "claimed"));
 		metric_set("rmmod_test", syscall(SYS_delete_module, "dmb_test",
 						 O_NONBLOCK) ? -errno : 0);
 		metric_set("rmmod_busy", syscall(SYS_delete_module, "dmb_alloc",
 						 O_NONBLOCK) ? -errno : 0);
-		snprintf(path, sizeof(path), "%s/free", b0.dir);
-		metric_set("free_orphan", file_write(path, "all"));
+		/* a new claimer of the block finds the run and frees it */
+		if (load_module("dmb_test") || take("/video-decoder-0", &b0))
+			t_bail("cannot take the block again");
+		metric_set("free_orphan", release_as(&b0, pfn, 4 << 20, 1));
+		file_write(TEST_FILE, "unhandle");
+		syscall(SYS_delete_module, "dmb_test", O_NONBLOCK);
 		metric_set("rmmod_after", syscall(SYS_delete_module, "dmb_alloc",
 						  O_NONBLOCK) ? -errno : 0);
 		check_expectations(argc, argv);

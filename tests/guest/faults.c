@@ -51,6 +51,8 @@
 
 #define DBG "/sys/kernel/debug/"
 #define BLK DBG "dmb_alloc/dmb@60000000/"
+/* dmb_test's claim files of that block */
+#define CLAIM DBG "dmb_test/dmb@60000000/"
 #define TIMES 1000000
 
 static const char *const fail[] = { "failslab", "fail_page_alloc" };
@@ -193,7 +195,7 @@ static void work(int rounds, int out)
 
 	make_it_fail(1);
 	for (i = 0; i < rounds; i++) {
-		ret = file_write(BLK "alloc", "16777216");
+		ret = file_write(CLAIM "alloc", "16777216");
 		tally(&c, &c.claim_ok, &c.claim_err, ret);
 		/*
 		 * dmb_release() allocates nothing, but the debugfs write that
@@ -201,7 +203,7 @@ static void work(int rounds, int out)
 		 * faults off, so that what stays claimed is the kernel's doing.
 		 */
 		make_it_fail(0);
-		if (!ret && file_write(BLK "free", "all"))
+		if (!ret && file_write(CLAIM "free", "all"))
 			c.bad_errno++;
 		make_it_fail(1);
 		tally(&c, &c.vdec_ok, &c.vdec_err, session(0x1000 + i));
@@ -235,7 +237,7 @@ static void work(int rounds, int out)
 
 static int op_claim(void)
 {
-	return file_write(BLK "alloc", "16777216");
+	return file_write(CLAIM "alloc", "16777216");
 }
 
 /*
@@ -264,7 +266,7 @@ static size_t user_in_claim(struct user_region *r)
 /* After a claim, with nothing failing: give back what it took */
 static void undo_claim(int ret)
 {
-	if (!ret && file_write(BLK "free", "all"))
+	if (!ret && file_write(CLAIM "free", "all"))
 		t_diag("nth_claim: cannot free the claim");
 }
 
@@ -316,7 +318,7 @@ static long claim_failing_twice(const char *claims_failed, int *errs,
 			user_in_claim(base);
 		}
 		before = file_read_str(claims_failed, buf, sizeof(buf)) ? -1 : atol(buf);
-		fd = open(BLK "alloc", O_WRONLY | O_CLOEXEC);
+		fd = open(CLAIM "alloc", O_WRONLY | O_CLOEXEC);
 		if (fd < 0 || before < 0) {
 			if (pro[0])
 				file_write("/proc/sys/vm/compaction_proactiveness", pro);
@@ -447,7 +449,7 @@ int main(int argc, char **argv)
 		t_skip("no failslab/fail_page_alloc in this kernel", "fault injection");
 		return t_finish();
 	}
-	if (load_module_args("dmb_alloc", "test_hooks=1") || load_module("dmb_test") ||
+	if (load_module("dmb_alloc") || load_module("dmb_test") ||
 	    load_module("dmb_vdec"))
 		t_bail("cannot load the modules");
 	if (file_write(DBG "dmb_test/get", "handle /video-decoder-0 0") ||
@@ -557,8 +559,8 @@ int main(int argc, char **argv)
 		file_write(CLAIM_CPUS, "0");
 	}
 	metric_set("claimed_after", info_claimed());
-	metric_set("whole_after", file_write(BLK "alloc", "268435456"));
-	file_write(BLK "free", "all");
+	metric_set("whole_after", file_write(CLAIM "alloc", "268435456"));
+	file_write(CLAIM "free", "all");
 	metric_set("session_after", session(0xabc));
 	for (i = 0; i < len / 4; i += 512)
 		bad += data[i] != pattern(i);

@@ -906,6 +906,16 @@ int v4l2_find_decoder(const char *label, char *node, size_t nlen,
 	return -ENOENT;
 }
 
+const char *dmb_test_file(const char *dir, const char *file, char *buf,
+			  size_t len)
+{
+	const char *name = strrchr(dir, '/');
+
+	snprintf(buf, len, "/sys/kernel/debug/dmb_test/%s/%s",
+		 name ? name + 1 : dir, file);
+	return buf;
+}
+
 int dmb_alloc_take(const char *node, char *dir, size_t dlen, uint64_t *base,
 		   uint64_t *size)
 {

@@ -165,6 +165,12 @@ int v4l2_find_decoder(const char *label, char *node, size_t nlen,
  */
 int dmb_alloc_take(const char *node, char *dir, size_t dlen, uint64_t *base,
 		   uint64_t *size);
+/*
+ * The dmb_test claim file @file ("alloc", "free", "prep") of the block whose
+ * dmb_alloc directory is @dir, in @buf; returns @buf.
+ */
+const char *dmb_test_file(const char *dir, const char *file, char *buf,
+			  size_t len);
 int load_module(const char *name);
 /* The same with module parameters ("a=1 b=2") for <name> itself. */
 int load_module_args(const char *name, const char *args);

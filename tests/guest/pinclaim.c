@@ -179,8 +179,7 @@ static int way_claim(struct way *w, uint64_t size)
 		return v4l2_reqbufs(w, size);
 	if (!strcmp(w->kind, "v4l2q"))
 		return v4l2_reqbufs(w, 0);
-	snprintf(path, sizeof(path), "%s/alloc", w->dir);
-	return file_write(path, num);
+	return file_write(dmb_test_file(w->dir, "alloc", path, sizeof(path)), num);
 }
 
 static void way_free(struct way *w)
@@ -197,8 +196,7 @@ static void way_free(struct way *w)
 	} else if (!strcmp(w->kind, "v4l2") || !strcmp(w->kind, "v4l2q")) {
 		v4l2_reqbufs(w, 0);
 	} else {
-		snprintf(path, sizeof(path), "%s/free", w->dir);
-		file_write(path, "all");
+		file_write(dmb_test_file(w->dir, "free", path, sizeof(path)), "all");
 	}
 }
 
@@ -502,7 +500,7 @@ static int speed(int argc, char **argv)
 		    (!strcmp(w[nw].kind, "dma") && load_module("dma_client")) ||
 		    (!strcmp(w[nw].kind, "v4l2") && load_module("dmb_v4l2dec")) ||
 		    (!strcmp(w[nw].kind, "dmb") &&
-		     (load_module_args("dmb_alloc", "test_hooks=1") || load_module("dmb_test"))))
+		     (load_module("dmb_alloc") || load_module("dmb_test"))))
 			t_bail("cannot load the modules of %s", tok);
 		if (way_open(&w[nw]))
 			t_bail("cannot open %s", tok);
@@ -633,7 +631,7 @@ int main(int argc, char **argv)
 	    load_module("dma_client"))
 		t_bail("cannot load dma_client");
 	if ((!strcmp(w.kind, "dmb") || !strcmp(other.kind, "dmb")) &&
-	    (load_module_args("dmb_alloc", "test_hooks=1") || load_module("dmb_test")))
+	    (load_module("dmb_alloc") || load_module("dmb_test")))
 		t_bail("cannot load dmb_alloc and dmb_test");
 	if (way_open(&w) || way_open(&other))
 		t_bail("cannot open the ways in (a dmb_alloc handle, a decoder)");

@@ -137,7 +137,7 @@ static void end_metrics(void)
 		close(fd);
 }
 
-/* Claim hooks in dmb_alloc's debugfs: none unless loaded with test_hooks=1 */
+/* Claim files in dmb_alloc's debugfs: none (they are dmb_test's alone) */
 static int debugfs_hooks(void)
 {
 	static const char *const dirs[] = { "dmb@60000000", "dmb@a0000000" };
