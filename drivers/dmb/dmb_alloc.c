@@ -4,23 +4,16 @@
  *
  * A Designated Movable Block (DMB) is memory the page allocator lends to
  * movable data, such as user pages, and that the device it was declared for
- * takes back when it needs it.  This module is the driver side: a driver
- * takes a handle on its device's block (memory-region in the device tree),
- * claims runs of it with dmb_alloc(), which migrates whatever lives there
- * with alloc_contig_range(), and returns them with dmb_release().
+ * takes back when it needs it.  A driver takes a handle on its device's
+ * block (memory-region), claims runs of it with dmb_alloc() and returns them
+ * with dmb_release().  The pages are handed out by the block's CMA area,
+ * the one the DMA API and the dma-buf heap use, so no two of them hand out
+ * the same page and every improvement of cma_alloc() is this module's too.
+ * What is left here is a driver API: handles, exact releases, the prepared
+ * claim, counters, tracepoints and debugfs.
  *
- * A block's pages are handed out by the block's CMA area, the one the DMA
- * API and the dma-buf heap use too: a claim here is cma_alloc_gfp() on
- * it, so the two never hand out the same page, and every improvement of
- * cma_alloc() (bounded retries that name the busy page, a lock per area,
- * migration and zeroing on every CPU) is this module's as well.  What is
- * left here is a driver API: handles, exact releases, the prepared claim,
- * counters, tracepoints and debugfs.
- *
- * Pages still claimed when the last handle goes are not freed: the device
- * may still be writing to them or userspace may have them mapped.  They
- * stay claimed (debugfs shows them) and the module cannot be unloaded
- * while any page is claimed.
+ * Runs still claimed when the last handle goes stay claimed (the device or
+ * a mapping may still use them) and keep the module loaded.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -48,33 +41,43 @@
 #define CREATE_TRACE_POINTS
 #include "dmb_alloc_trace.h"
 
+/* The counters of a block, in /sys/kernel/mm/dmb_alloc/<block>/ */
+enum dmb_counter {
+	DMB_CLAIMS_OK,		/* successful dmb_alloc() calls */
+	DMB_CLAIMS_FAILED,	/* failed dmb_alloc() calls */
+	DMB_PAGES_CLAIMED,	/* pages handed out */
+	DMB_PAGES_RELEASED,	/* pages given back */
+	DMB_CLAIMS_BUSY,	/* failed claims: every candidate run stayed busy */
+	DMB_CLAIMS_NOMEM,	/* failed claims: no memory to move the data to */
+	DMB_NR_COUNTERS
+};
+
 /**
- * struct dmb_area - a block in use through this module
- * @node: in dmb_area_list
+ * struct dmb_handle - a block in use through this module
+ *
+ * Every handle on a block is this one object, counted in @users; it
+ * lives on while runs are claimed after the last handle went.
+ *
+ * @node: in dmb_handle_list
  * @dmb: the core's block
  * @cma: the block's CMA area, which hands out its pages
- * @dev: the device that created the area, with a reference (an orphan
- *	area prints through it after its driver is gone); fixed for the
- *	area's life, so read without a lock
+ * @dev: the device that created the handle, with a reference (an orphan
+ *	handle prints through it after its driver is gone); fixed for the
+ *	handle's life, so read without a lock
  * @name: short name (the block's device tree node or movablecore= item)
  * @base_pfn: first page frame of the block
  * @book: runs handed out, under @lock
  * @lock: protects @book
- * @handles: handles given out and not put, under dmb_area_lock
- * @dying: the last handle went with nothing claimed and the area is being
+ * @users: dmb_handle_get() calls not yet put, under dmb_handle_lock
+ * @dying: the last handle went with nothing claimed and the handle is being
  *	destroyed: a prepared claim still in flight must not commit; under
  *	@lock
- * @kobj: /sys/kernel/mm/dmb_alloc/<name>, owns the area's memory
+ * @kobj: /sys/kernel/mm/dmb_alloc/<name>, owns the handle's memory
  * @debugfs: /sys/kernel/debug/dmb_alloc/<name>
- * @claims_ok: successful dmb_alloc() calls
- * @claims_failed: failed dmb_alloc() calls
- * @pages_claimed: pages handed out
- * @pages_released: pages given back
- * @claims_busy: failed claims that found every candidate run busy
- * @claims_nomem: failed claims with no memory to move the data to
+ * @count: counters shown in sysfs, &enum dmb_counter
  * @preps: prepared claims not yet committed or cancelled, under @lock
  */
-struct dmb_area {
+struct dmb_handle {
 	struct list_head node;
 	struct dmb_block *dmb;
 	struct cma *cma;
@@ -83,198 +86,92 @@ struct dmb_area {
 	unsigned long base_pfn;
 	struct dmb_book book;
 	spinlock_t lock;		/* protects @book */
-	unsigned int handles;
+	unsigned int users;
 	bool dying;
 	struct kobject kobj;
 	struct dentry *debugfs;
-	atomic_long_t claims_ok;
-	atomic_long_t claims_failed;
-	atomic_long_t pages_claimed;
-	atomic_long_t pages_released;
-	atomic_long_t claims_busy;
-	atomic_long_t claims_nomem;
+	atomic_long_t count[DMB_NR_COUNTERS];
 	struct list_head preps;
 };
 
-/**
- * struct dmb_handle - what a driver holds
- * @area: the block's area
- */
-struct dmb_handle {
-	struct dmb_area *area;
-};
-
-static LIST_HEAD(dmb_area_list);
-/* areas, their handle counts, directories and ends */
-static DEFINE_MUTEX(dmb_area_lock);
+static LIST_HEAD(dmb_handle_list);
+/* handles, their users, directories and ends */
+static DEFINE_MUTEX(dmb_handle_lock);
 static struct kobject *dmb_alloc_kobj;
 static struct dentry *dmb_alloc_debugfs;
 
 /* ---- sysfs counters ---------------------------------------------------- */
 
-/* A counter of struct dmb_area shown in sysfs */
-struct dmb_counter_attr {
-	struct kobj_attribute attr;
-	size_t offset;
-};
+static struct kobj_attribute dmb_counter_attrs[DMB_NR_COUNTERS];
 
 static ssize_t dmb_counter_show(struct kobject *kobj,
 				struct kobj_attribute *attr, char *buf)
 {
-	struct dmb_area *area = container_of(kobj, struct dmb_area, kobj);
-	struct dmb_counter_attr *ca = container_of(attr, struct dmb_counter_attr,
-						   attr);
+	struct dmb_handle *handle = container_of(kobj, struct dmb_handle, kobj);
 
 	return sysfs_emit(buf, "%ld\n",
-			  atomic_long_read((atomic_long_t *)((char *)area +
-							     ca->offset)));
+			  atomic_long_read(&handle->count[attr - dmb_counter_attrs]));
 }
 
-#define DMB_COUNTER(_name)						\
-	static struct dmb_counter_attr dmb_counter_##_name = {		\
-		__ATTR(_name, 0444, dmb_counter_show, NULL),		\
-		offsetof(struct dmb_area, _name)			\
-	}
+static struct kobj_attribute dmb_counter_attrs[DMB_NR_COUNTERS] = {
+	[DMB_CLAIMS_OK] = __ATTR(claims_ok, 0444, dmb_counter_show, NULL),
+	[DMB_CLAIMS_FAILED] = __ATTR(claims_failed, 0444, dmb_counter_show, NULL),
+	[DMB_PAGES_CLAIMED] = __ATTR(pages_claimed, 0444, dmb_counter_show, NULL),
+	[DMB_PAGES_RELEASED] = __ATTR(pages_released, 0444, dmb_counter_show, NULL),
+	[DMB_CLAIMS_BUSY] = __ATTR(claims_busy, 0444, dmb_counter_show, NULL),
+	[DMB_CLAIMS_NOMEM] = __ATTR(claims_nomem, 0444, dmb_counter_show, NULL),
+};
 
-DMB_COUNTER(claims_ok);
-DMB_COUNTER(claims_failed);
-DMB_COUNTER(pages_claimed);
-DMB_COUNTER(pages_released);
-DMB_COUNTER(claims_busy);
-DMB_COUNTER(claims_nomem);
-
-static struct attribute *dmb_area_attrs[] = {
-	&dmb_counter_claims_ok.attr.attr,
-	&dmb_counter_claims_failed.attr.attr,
-	&dmb_counter_pages_claimed.attr.attr,
-	&dmb_counter_pages_released.attr.attr,
-	&dmb_counter_claims_busy.attr.attr,
-	&dmb_counter_claims_nomem.attr.attr,
+static struct attribute *dmb_handle_attrs[] = {
+	&dmb_counter_attrs[DMB_CLAIMS_OK].attr,
+	&dmb_counter_attrs[DMB_CLAIMS_FAILED].attr,
+	&dmb_counter_attrs[DMB_PAGES_CLAIMED].attr,
+	&dmb_counter_attrs[DMB_PAGES_RELEASED].attr,
+	&dmb_counter_attrs[DMB_CLAIMS_BUSY].attr,
+	&dmb_counter_attrs[DMB_CLAIMS_NOMEM].attr,
 	NULL,
 };
 
-ATTRIBUTE_GROUPS(dmb_area);
+ATTRIBUTE_GROUPS(dmb_handle);
 
-static void dmb_area_release(struct kobject *kobj)
+static void dmb_handle_release(struct kobject *kobj)
 {
-	struct dmb_area *area = container_of(kobj, struct dmb_area, kobj);
+	struct dmb_handle *handle = container_of(kobj, struct dmb_handle, kobj);
 
-	put_device(area->dev);
-	kfree(area);
+	put_device(handle->dev);
+	kfree(handle);
 }
 
-static const struct kobj_type dmb_area_ktype = {
-	.release = dmb_area_release,
+static const struct kobj_type dmb_handle_ktype = {
+	.release = dmb_handle_release,
 	.sysfs_ops = &kobj_sysfs_ops,
-	.default_groups = dmb_area_groups,
+	.default_groups = dmb_handle_groups,
 };
 
 /* ---- claiming ------------------------------------------------------------ */
 
-/* Pages claimed went from none to some, or back: pin the module meanwhile */
-static void dmb_area_claimed(struct dmb_area *area, unsigned long before,
-			     unsigned long after)
-{
-	if (!before && after)
-		__module_get(THIS_MODULE);
-	else if (before && !after)
-		module_put(THIS_MODULE);
-}
-
-/*
- * Can dmb_alloc() migrate with this gfp?  It must allow sleeping (the
- * migration waits for page locks and writeback) and carry nothing but
- * reclaim modifiers: checked before anything is reserved.
- */
-static bool dmb_gfp_ok(gfp_t gfp)
-{
-	return gfpflags_allow_blocking(gfp) &&
-	       !(gfp & ~(GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL));
-}
-
 /* Are dmb_alloc()'s arguments wrong?  Says why; else gives pages and mask */
-static bool dmb_alloc_args_bad(struct dmb_area *area, size_t size,
+static bool dmb_alloc_args_bad(struct dmb_handle *handle, size_t size,
 			       size_t align, gfp_t gfp, unsigned int flags,
 			       unsigned long *nr, unsigned long *mask)
 {
 	const char *why = NULL;
 
+	/*
+	 * The migration waits for page locks and writeback: the gfp must
+	 * allow sleeping and carry nothing but reclaim modifiers.
+	 */
 	if (flags & ~DMB_ALLOC_NOZERO)
 		why = "unknown flags";
-	else if (!dmb_gfp_ok(gfp))
+	else if (!gfpflags_allow_blocking(gfp) ||
+		 (gfp & ~(GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL)))
 		why = "gfp must allow sleeping, with no zone or action modifiers";
 	else
-		dmb_book_check_alloc(&area->book, size, align, nr, mask, &why);
+		dmb_book_check_alloc(&handle->book, size, align, nr, mask, &why);
 	if (why)
-		dev_warn_ratelimited(area->dev, "dmb_alloc: %s: %zu bytes aligned to %zu, flags 0x%x, gfp %pGg: %s\n",
-				     area->name, size, align, flags, &gfp, why);
+		dev_warn_ratelimited(handle->dev, "dmb_alloc: %s: %zu bytes aligned to %zu, flags 0x%x, gfp %pGg: %s\n",
+				     handle->name, size, align, flags, &gfp, why);
 	return why;
-}
-
-/* The claim itself, for a handle or a prepared claim */
-static struct page *__dmb_alloc(struct dmb_area *area, size_t size,
-				size_t align, gfp_t gfp, unsigned int flags)
-{
-	unsigned long nr, mask, before, pfn;
-	struct dmb_claim *claim;
-	struct page *page;
-	u64 t0 = ktime_get_ns();
-	int ret;
-
-	might_sleep();
-	if (dmb_alloc_args_bad(area, size, align, gfp, flags, &nr, &mask)) {
-		atomic_long_inc(&area->claims_failed);
-		return ERR_PTR(-EINVAL);
-	}
-	claim = kmalloc(sizeof(*claim), GFP_KERNEL);
-	if (!claim) {
-		atomic_long_inc(&area->claims_failed);
-		return ERR_PTR(-ENOMEM);
-	}
-	trace_dmb_alloc_start(area->name, nr, mask + 1);
-
-	/*
-	 * The pages still hold what was migrated out of them: the page
-	 * allocator zeroes them as it hands them over (once, also with
-	 * init_on_alloc), unless the caller overwrites every byte itself.
-	 * alloc_contig_range() adds __GFP_RETRY_MAYFAIL itself.
-	 */
-	gfp &= ~__GFP_RETRY_MAYFAIL;
-	if (!(flags & DMB_ALLOC_NOZERO))
-		gfp |= __GFP_ZERO;
-	page = cma_alloc_gfp(area->cma, nr, mask ? ilog2(mask + 1) : 0, gfp);
-	if (IS_ERR(page)) {
-		ret = PTR_ERR(page);
-		goto fail;
-	}
-	pfn = page_to_pfn(page);
-
-	spin_lock(&area->lock);
-	if (unlikely(area->dying)) {
-		/* a prepared claim raced the last handle */
-		spin_unlock(&area->lock);
-		cma_release(area->cma, page, nr);
-		ret = -ENODEV;
-		goto fail;
-	}
-	before = area->book.claimed;
-	dmb_book_commit(&area->book, claim, pfn - area->base_pfn, nr);
-	spin_unlock(&area->lock);
-	dmb_area_claimed(area, before, before + nr);
-	atomic_long_inc(&area->claims_ok);
-	atomic_long_add(nr, &area->pages_claimed);
-	trace_dmb_alloc_finish(area->name, pfn, nr, 0, ktime_get_ns() - t0);
-	return page;
-
-fail:
-	kfree(claim);
-	atomic_long_inc(&area->claims_failed);
-	if (ret == -EBUSY)
-		atomic_long_inc(&area->claims_busy);
-	else if (ret == -ENOMEM)
-		atomic_long_inc(&area->claims_nomem);
-	trace_dmb_alloc_finish(area->name, 0, nr, ret, ktime_get_ns() - t0);
-	return ERR_PTR(ret);
 }
 
 /**
@@ -312,68 +209,70 @@ fail:
 struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
 		       gfp_t gfp, unsigned int flags)
 {
-	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
-		return ERR_PTR(-EINVAL);
-	return __dmb_alloc(handle->area, size, align, gfp, flags);
-}
-EXPORT_SYMBOL_GPL(dmb_alloc);
-
-/* Free the pages of a claim forgotten by the book, @before pages claimed */
-static void dmb_free_claim(struct dmb_area *area, struct dmb_claim *claim,
-			   unsigned long before)
-{
-	unsigned long pfn = area->base_pfn + claim->bitno, nr = claim->nr;
-
-	cma_release(area->cma, pfn_to_page(pfn), nr);
-	dmb_area_claimed(area, before, before - nr);
-	atomic_long_add(nr, &area->pages_released);
-	trace_dmb_release(area->name, pfn, nr);
-	kfree(claim);
-}
-
-/* Release a run of @area, which must be exactly one claimed run */
-static int __dmb_release(struct dmb_area *area, struct page *pages,
-			 size_t size)
-{
 	struct dmb_claim *claim = NULL;
-	unsigned long pfn, nr, before = 0;
-	const char *why = "size is 0";
+	unsigned long nr = 0, mask, pfn;
+	struct page *page;
+	u64 t0 = ktime_get_ns();
+	int ret = -EINVAL;
 
 	might_sleep();
-	if (!pages) {
-		why = "no pages";
-		goto misuse;
-	}
-	pfn = page_to_pfn(pages);
-	nr = DIV_ROUND_UP(size, PAGE_SIZE);
-	if (!nr)
-		goto misuse;
-	if (!dmb_contains(area->dmb, pfn, nr)) {
-		why = "the run is not in this block";
-		goto misuse;
-	}
-
-	spin_lock(&area->lock);
-	claim = dmb_book_find(&area->book, pfn - area->base_pfn, nr, &why);
-	if (claim) {
-		before = area->book.claimed;
-		dmb_book_forget(&area->book, claim);
-	}
-	spin_unlock(&area->lock);
+	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
+		return ERR_PTR(-EINVAL);
+	if (dmb_alloc_args_bad(handle, size, align, gfp, flags, &nr, &mask))
+		goto fail;
+	ret = -ENOMEM;
+	claim = kmalloc(sizeof(*claim), GFP_KERNEL);
 	if (!claim)
-		goto misuse;
-	dmb_free_claim(area, claim, before);
-	return 0;
+		goto fail;
+	trace_dmb_alloc_start(handle->name, nr, mask + 1);
 
-misuse:
-	WARN_ONCE(1, "%s: %s: refused run at pfn 0x%lx, %zu bytes: %s\n",
-		  "dmb_release", area->name, pages ? page_to_pfn(pages) : 0,
-		  size, why);
-	dev_err(area->dev, "%s: %s: %zu bytes at pfn 0x%lx refused: %s\n",
-		"dmb_release", area->name, size,
-		pages ? page_to_pfn(pages) : 0, why);
-	return -EINVAL;
+	/*
+	 * The pages still hold what was migrated out of them: the page
+	 * allocator zeroes them as it hands them over (once, also with
+	 * init_on_alloc), unless the caller overwrites every byte itself.
+	 * alloc_contig_range() adds __GFP_RETRY_MAYFAIL itself.
+	 */
+	gfp &= ~__GFP_RETRY_MAYFAIL;
+	if (!(flags & DMB_ALLOC_NOZERO))
+		gfp |= __GFP_ZERO;
+	page = cma_alloc_gfp(handle->cma, nr, mask ? ilog2(mask + 1) : 0, gfp);
+	if (IS_ERR(page)) {
+		ret = PTR_ERR(page);
+		goto fail;
+	}
+	pfn = page_to_pfn(page);
+
+	spin_lock(&handle->lock);
+	if (unlikely(handle->dying)) {
+		/* a prepared claim raced the last handle */
+		spin_unlock(&handle->lock);
+		cma_release(handle->cma, page, nr);
+		ret = -ENODEV;
+		goto fail;
+	}
+	/* the module stays while anything is claimed */
+	if (!handle->book.claimed)
+		__module_get(THIS_MODULE);
+	dmb_book_commit(&handle->book, claim, pfn - handle->base_pfn, nr);
+	spin_unlock(&handle->lock);
+	atomic_long_inc(&handle->count[DMB_CLAIMS_OK]);
+	atomic_long_add(nr, &handle->count[DMB_PAGES_CLAIMED]);
+	trace_dmb_alloc_finish(handle->name, pfn, nr, 0, ktime_get_ns() - t0);
+	return page;
+
+fail:
+	kfree(claim);
+	atomic_long_inc(&handle->count[DMB_CLAIMS_FAILED]);
+	if (ret == -EBUSY)
+		atomic_long_inc(&handle->count[DMB_CLAIMS_BUSY]);
+	else if (ret == -ENOMEM)
+		atomic_long_inc(&handle->count[DMB_CLAIMS_NOMEM]);
+	if (claim)
+		trace_dmb_alloc_finish(handle->name, 0, nr, ret,
+				       ktime_get_ns() - t0);
+	return ERR_PTR(ret);
 }
+EXPORT_SYMBOL_GPL(dmb_alloc);
 
 /**
  * dmb_release - give back a run claimed with dmb_alloc()
@@ -394,9 +293,45 @@ misuse:
  */
 int dmb_release(struct dmb_handle *handle, struct page *pages, size_t size)
 {
+	unsigned long pfn = pages ? page_to_pfn(pages) : 0;
+	unsigned long nr = DIV_ROUND_UP(size, PAGE_SIZE);
+	struct dmb_claim *claim = NULL;
+	const char *why = NULL;
+	bool last = false;
+
+	might_sleep();
 	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
 		return -EINVAL;
-	return __dmb_release(handle->area, pages, size);
+	if (!pages)
+		why = "no pages";
+	else if (!nr)
+		why = "size is 0";
+	else if (!dmb_contains(handle->dmb, pfn, nr))
+		why = "the run is not in this block";
+	if (!why) {
+		spin_lock(&handle->lock);
+		claim = dmb_book_find(&handle->book, pfn - handle->base_pfn, nr,
+				      &why);
+		if (claim) {
+			dmb_book_forget(&handle->book, claim);
+			last = !handle->book.claimed;
+		}
+		spin_unlock(&handle->lock);
+	}
+	if (!claim) {
+		dev_err(handle->dev, "%s: %s: %zu bytes at pfn 0x%lx refused: %s\n",
+			__func__, handle->name, size, pfn, why);
+		WARN_ON_ONCE(1);
+		return -EINVAL;
+	}
+	kfree(claim);
+	cma_release(handle->cma, pages, nr);
+	atomic_long_add(nr, &handle->count[DMB_PAGES_RELEASED]);
+	trace_dmb_release(handle->name, pfn, nr);
+	/* nothing claimed any more: the module may go (dmb_alloc() pinned it) */
+	if (last)
+		module_put(THIS_MODULE);
+	return 0;
 }
 EXPORT_SYMBOL_GPL(dmb_release);
 
@@ -404,7 +339,7 @@ EXPORT_SYMBOL_GPL(dmb_release);
 
 /**
  * struct dmb_prep - a claim migrating in the background
- * @area: the block; its kobject is referenced until the prep is freed
+ * @handle: the block; its kobject is referenced until the prep is freed
  * @size: as given to dmb_alloc_prepare()
  * @align: likewise
  * @gfp: likewise
@@ -413,10 +348,10 @@ EXPORT_SYMBOL_GPL(dmb_release);
  * @work: runs the claim on dmb_prep_wq
  * @done: completed when the claim has ended, one way or the other
  * @page: its result: the run's first page or an ERR_PTR()
- * @node: in the area's list of preparations
+ * @node: in the handle's list of preparations
  */
 struct dmb_prep {
-	struct dmb_area *area;
+	struct dmb_handle *handle;
 	size_t size, align;
 	gfp_t gfp;
 	unsigned int flags;
@@ -436,21 +371,21 @@ static void dmb_prep_work(struct work_struct *work)
 	if (READ_ONCE(prep->cancel))
 		prep->page = ERR_PTR(-ECANCELED);
 	else
-		prep->page = __dmb_alloc(prep->area, prep->size, prep->align,
-					 prep->gfp, prep->flags);
+		prep->page = dmb_alloc(prep->handle, prep->size, prep->align,
+				       prep->gfp, prep->flags);
 	complete_all(&prep->done);
 }
 
 static void dmb_prep_free(struct dmb_prep *prep)
 {
-	struct dmb_area *area = prep->area;
+	struct dmb_handle *handle = prep->handle;
 
 	flush_work(&prep->work);
-	spin_lock(&area->lock);
+	spin_lock(&handle->lock);
 	list_del(&prep->node);
-	spin_unlock(&area->lock);
+	spin_unlock(&handle->lock);
 	kfree(prep);
-	kobject_put(&area->kobj);
+	kobject_put(&handle->kobj);
 }
 
 /**
@@ -477,23 +412,21 @@ struct dmb_prep *dmb_alloc_prepare(struct dmb_handle *handle, size_t size,
 				   size_t align, gfp_t gfp, unsigned int flags)
 {
 	unsigned long nr, mask;
-	struct dmb_area *area;
 	struct dmb_prep *prep;
 
 	might_sleep();
 	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
 		return ERR_PTR(-EINVAL);
-	area = handle->area;
-	if (dmb_alloc_args_bad(area, size, align, gfp, flags, &nr, &mask))
+	if (dmb_alloc_args_bad(handle, size, align, gfp, flags, &nr, &mask))
 		return ERR_PTR(-EINVAL);
 	prep = kzalloc(sizeof(*prep), GFP_KERNEL);
 	if (!prep)
 		return ERR_PTR(-ENOMEM);
-	kobject_get(&area->kobj);
-	spin_lock(&area->lock);
-	list_add(&prep->node, &area->preps);
-	spin_unlock(&area->lock);
-	prep->area = area;
+	kobject_get(&handle->kobj);
+	spin_lock(&handle->lock);
+	list_add(&prep->node, &handle->preps);
+	spin_unlock(&handle->lock);
+	prep->handle = handle;
 	prep->size = size;
 	prep->align = align;
 	prep->gfp = gfp;
@@ -533,7 +466,7 @@ void dmb_alloc_cancel(struct dmb_prep *prep)
 	WRITE_ONCE(prep->cancel, true);
 	wait_for_completion(&prep->done);
 	if (!IS_ERR(prep->page))
-		WARN_ON_ONCE(__dmb_release(prep->area, prep->page, prep->size));
+		WARN_ON_ONCE(dmb_release(prep->handle, prep->page, prep->size));
 	dmb_prep_free(prep);
 }
 EXPORT_SYMBOL_GPL(dmb_alloc_cancel);
@@ -571,42 +504,27 @@ EXPORT_SYMBOL_GPL(dmb_alloc_commit);
 
 static int dmb_info_show(struct seq_file *m, void *v)
 {
-	struct dmb_area *area = m->private;
-	phys_addr_t base = dmb_base(area->dmb), size = dmb_size(area->dmb);
+	struct dmb_handle *handle = m->private;
+	phys_addr_t base = dmb_base(handle->dmb), size = dmb_size(handle->dmb);
 	unsigned long claimed;
 
-	spin_lock(&area->lock);
-	claimed = area->book.claimed;
-	spin_unlock(&area->lock);
+	spin_lock(&handle->lock);
+	claimed = handle->book.claimed;
+	spin_unlock(&handle->lock);
 	seq_printf(m, "name: %s\nbase: %pa\nsize: %pa\npages: %lu\nclaimed: %lu\ncma: %s\nowner: %s\n",
-		   dmb_name(area->dmb), &base, &size, area->book.count, claimed,
-		   cma_get_name(area->cma),
-		   area->handles ? dev_name(area->dev) : "-");
+		   dmb_name(handle->dmb), &base, &size, handle->book.count, claimed,
+		   cma_get_name(handle->cma),
+		   handle->users ? dev_name(handle->dev) : "-");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(dmb_info);
 
-/* Claimed runs, "first_page last_page" counted from the block's start */
-static int dmb_claims_show(struct seq_file *m, void *v)
-{
-	struct dmb_area *area = m->private;
-	struct dmb_claim *claim;
-
-	spin_lock(&area->lock);
-	list_for_each_entry(claim, &area->book.claims, node)
-		seq_printf(m, "%lu-%lu\n", claim->bitno,
-			   claim->bitno + claim->nr - 1);
-	spin_unlock(&area->lock);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(dmb_claims);
-
 /* ---- handles ------------------------------------------------------------- */
 
-static struct dmb_area *dmb_area_create(struct dmb_block *dmb, struct device *dev)
+static struct dmb_handle *dmb_handle_create(struct dmb_block *dmb, struct device *dev)
 {
 	const char *full = dmb_name(dmb), *slash = strrchr(full, '/');
-	struct dmb_area *area;
+	struct dmb_handle *handle;
 	int ret;
 
 	/* the block's CMA area hands out its pages: without one, no claims */
@@ -615,74 +533,65 @@ static struct dmb_area *dmb_area_create(struct dmb_block *dmb, struct device *de
 			full);
 		return ERR_PTR(-ENODEV);
 	}
-	area = kzalloc(sizeof(*area), GFP_KERNEL);
-	if (!area)
+	handle = kzalloc(sizeof(*handle), GFP_KERNEL);
+	if (!handle)
 		return ERR_PTR(-ENOMEM);
-	area->dmb = dmb;
-	area->cma = dmb_cma(dmb);
-	strscpy(area->name, slash ? slash + 1 : full, sizeof(area->name));
-	area->base_pfn = PHYS_PFN(dmb_base(dmb));
-	area->book.count = PHYS_PFN(dmb_size(dmb));
-	INIT_LIST_HEAD(&area->book.claims);
-	INIT_LIST_HEAD(&area->preps);
-	spin_lock_init(&area->lock);
-	/* from here the kobject's release frees the area and puts @dev */
-	area->dev = get_device(dev);
-	ret = kobject_init_and_add(&area->kobj, &dmb_area_ktype, dmb_alloc_kobj,
-				   "%s", area->name);
+	handle->dmb = dmb;
+	handle->cma = dmb_cma(dmb);
+	strscpy(handle->name, slash ? slash + 1 : full, sizeof(handle->name));
+	handle->base_pfn = PHYS_PFN(dmb_base(dmb));
+	handle->book.count = PHYS_PFN(dmb_size(dmb));
+	INIT_LIST_HEAD(&handle->book.claims);
+	INIT_LIST_HEAD(&handle->preps);
+	spin_lock_init(&handle->lock);
+	/* from here the kobject's release frees the handle and puts @dev */
+	handle->dev = get_device(dev);
+	ret = kobject_init_and_add(&handle->kobj, &dmb_handle_ktype, dmb_alloc_kobj,
+				   "%s", handle->name);
 	if (ret) {
-		/* the release callback frees the area */
-		kobject_put(&area->kobj);
+		/* the release callback frees the handle */
+		kobject_put(&handle->kobj);
 		return ERR_PTR(ret);
 	}
-	area->debugfs = debugfs_create_dir(area->name, dmb_alloc_debugfs);
-	debugfs_create_file("info", 0444, area->debugfs, area, &dmb_info_fops);
-	debugfs_create_file("claims", 0444, area->debugfs, area, &dmb_claims_fops);
-	list_add_tail(&area->node, &dmb_area_list);
-	return area;
+	handle->debugfs = debugfs_create_dir(handle->name, dmb_alloc_debugfs);
+	debugfs_create_file("info", 0444, handle->debugfs, handle, &dmb_info_fops);
+	list_add_tail(&handle->node, &dmb_handle_list);
+	return handle;
 }
 
 /*
- * Called with dmb_area_lock held, when neither handles nor claims remain
- * and @dying is set.  The directories go at once, so that a new area of
+ * Called with dmb_handle_lock held, when neither handles nor claims remain
+ * and @dying is set.  The directories go at once, so that a new handle of
  * the same name can be made; a prepared claim may keep the memory a while.
  */
-static void dmb_area_destroy(struct dmb_area *area)
+static void dmb_handle_destroy(struct dmb_handle *handle)
 {
-	list_del(&area->node);
-	debugfs_remove(area->debugfs);
-	kobject_del(&area->kobj);
-	kobject_put(&area->kobj);
+	list_del(&handle->node);
+	debugfs_remove(handle->debugfs);
+	kobject_del(&handle->kobj);
+	kobject_put(&handle->kobj);
 }
 
 static struct dmb_handle *dmb_handle_wrap(struct device *dev, struct dmb_block *dmb)
 {
 	struct dmb_handle *handle;
-	struct dmb_area *area;
 
 	if (IS_ERR(dmb))
 		return ERR_CAST(dmb);
-	handle = kzalloc(sizeof(*handle), GFP_KERNEL);
-	if (!handle) {
-		dmb_put(dmb);
-		return ERR_PTR(-ENOMEM);
-	}
-	mutex_lock(&dmb_area_lock);
-	list_for_each_entry(area, &dmb_area_list, node)
-		if (area->dmb == dmb)
+	mutex_lock(&dmb_handle_lock);
+	list_for_each_entry(handle, &dmb_handle_list, node)
+		if (handle->dmb == dmb)
 			goto found;
-	area = dmb_area_create(dmb, dev);
-	if (IS_ERR(area)) {
-		mutex_unlock(&dmb_area_lock);
-		kfree(handle);
+	handle = dmb_handle_create(dmb, dev);
+	if (IS_ERR(handle)) {
+		mutex_unlock(&dmb_handle_lock);
 		dmb_put(dmb);
-		return ERR_CAST(area);
+		return handle;
 	}
 found:
-	/* area->dev stays the device that made the area, for messages */
-	area->handles++;
-	handle->area = area;
-	mutex_unlock(&dmb_area_lock);
+	/* handle->dev stays the device that made the handle, for messages */
+	handle->users++;
+	mutex_unlock(&dmb_handle_lock);
 	return handle;
 }
 
@@ -728,43 +637,40 @@ EXPORT_SYMBOL_GPL(dmb_handle_get_by_name);
  */
 void dmb_handle_put(struct dmb_handle *handle)
 {
-	struct dmb_area *area;
 	unsigned long claimed;
 	struct dmb_prep *prep;
 	unsigned int preps = 0;
 
 	if (IS_ERR_OR_NULL(handle))
 		return;
-	area = handle->area;
-	mutex_lock(&dmb_area_lock);
+	mutex_lock(&dmb_handle_lock);
 	/*
 	 * Under the lock, which the next device to take the block waits for:
-	 * it finds this area, or none.
+	 * it finds this handle, or none.
 	 */
-	dmb_put(area->dmb);
-	if (--area->handles)
+	dmb_put(handle->dmb);
+	if (--handle->users)
 		goto out;
-	spin_lock(&area->lock);
-	claimed = area->book.claimed;
+	spin_lock(&handle->lock);
+	claimed = handle->book.claimed;
 	/* with the count: a prepared claim still in flight will not commit */
-	WRITE_ONCE(area->dying, !claimed);
+	WRITE_ONCE(handle->dying, !claimed);
 	/* preparations left behind: those not started do not start */
-	list_for_each_entry(prep, &area->preps, node) {
+	list_for_each_entry(prep, &handle->preps, node) {
 		WRITE_ONCE(prep->cancel, true);
 		preps++;
 	}
-	spin_unlock(&area->lock);
+	spin_unlock(&handle->lock);
 	if (preps)
-		dev_warn(area->dev, "dmb_alloc: %s: last handle dropped with %u prepared claims; they are cancelled\n",
-			 area->name, preps);
+		dev_warn(handle->dev, "dmb_alloc: %s: last handle dropped with %u prepared claims; they are cancelled\n",
+			 handle->name, preps);
 	if (claimed)
-		dev_warn(area->dev, "dmb_alloc: %s: last handle dropped with %lu pages claimed; they stay claimed\n",
-			 area->name, claimed);
+		dev_warn(handle->dev, "dmb_alloc: %s: last handle dropped with %lu pages claimed; they stay claimed\n",
+			 handle->name, claimed);
 	else
-		dmb_area_destroy(area);
+		dmb_handle_destroy(handle);
 out:
-	mutex_unlock(&dmb_area_lock);
-	kfree(handle);
+	mutex_unlock(&dmb_handle_lock);
 }
 EXPORT_SYMBOL_GPL(dmb_handle_put);
 
@@ -776,7 +682,7 @@ EXPORT_SYMBOL_GPL(dmb_handle_put);
  */
 phys_addr_t dmb_handle_base(const struct dmb_handle *handle)
 {
-	return dmb_base(handle->area->dmb);
+	return dmb_base(handle->dmb);
 }
 EXPORT_SYMBOL_GPL(dmb_handle_base);
 
@@ -788,7 +694,7 @@ EXPORT_SYMBOL_GPL(dmb_handle_base);
  */
 phys_addr_t dmb_handle_size(const struct dmb_handle *handle)
 {
-	return dmb_size(handle->area->dmb);
+	return dmb_size(handle->dmb);
 }
 EXPORT_SYMBOL_GPL(dmb_handle_size);
 
@@ -812,17 +718,17 @@ module_init(dmb_alloc_init);
 
 static void __exit dmb_alloc_exit(void)
 {
-	struct dmb_area *area, *tmp;
+	struct dmb_handle *handle, *tmp;
 
 	/* claims pin the module and handles pin it through their users */
-	mutex_lock(&dmb_area_lock);
-	list_for_each_entry_safe(area, tmp, &dmb_area_list, node) {
-		spin_lock(&area->lock);
-		WRITE_ONCE(area->dying, true);
-		spin_unlock(&area->lock);
-		dmb_area_destroy(area);
+	mutex_lock(&dmb_handle_lock);
+	list_for_each_entry_safe(handle, tmp, &dmb_handle_list, node) {
+		spin_lock(&handle->lock);
+		WRITE_ONCE(handle->dying, true);
+		spin_unlock(&handle->lock);
+		dmb_handle_destroy(handle);
 	}
-	mutex_unlock(&dmb_area_lock);
+	mutex_unlock(&dmb_handle_lock);
 	debugfs_remove(dmb_alloc_debugfs);
 	destroy_workqueue(dmb_prep_wq);
 	kobject_put(dmb_alloc_kobj);

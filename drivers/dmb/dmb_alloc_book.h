@@ -18,13 +18,11 @@
  * @node: in &dmb_book.claims
  * @bitno: first page of the run, counted from the start of the block
  * @nr: pages in the run
- * @test: claimed through the debugfs "alloc" test hook
  */
 struct dmb_claim {
 	struct list_head node;
 	unsigned long bitno;
 	unsigned long nr;
-	bool test;
 };
 
 /**

@@ -14,8 +14,8 @@
  * keeps the block; "put" releases every block kept.  "handle <path>
  * <index>" takes a dmb_alloc handle instead, which makes the block's
  * /sys/kernel/debug/dmb_alloc/<name> directory appear; "unhandle" drops
- * every handle kept (it waits for claims made through them).  Reading it returns the last result: "ok <name> <base>
- * <size>" or "error <errno>".
+ * every handle kept (it waits for claims made through them).  Reading it
+ * returns the last result: "ok <name> <base> <size>" or "error <errno>".
  *
  * Claims as a driver makes them: taking a handle also creates
  * /sys/kernel/debug/dmb_test/<block>/ (the block's node name, as in
@@ -136,7 +136,7 @@ static void unhandle_all(void)
  * @node: in tblks
  * @base: the block's physical base, which finds a handle on it
  * @dir: /sys/kernel/debug/dmb_test/<block>
- * @runs: runs claimed through "alloc" or "prep", &struct trun
+ * @runs: runs claimed through "alloc" or "prep", &struct tblk_run
  * @last_pfn: first page of the last run claimed through "alloc"
  * @last_size: its size; 0 if none
  * @prep: the claim prepared through "prep", or NULL
@@ -156,7 +156,7 @@ struct tblk {
 };
 
 /* A run claimed through a block's files */
-struct trun {
+struct tblk_run {
 	struct list_head node;
 	struct page *page;
 	size_t size;
@@ -184,7 +184,7 @@ static struct dmb_handle *tblk_handle(const struct tblk *b)
 static int tblk_keep(struct tblk *b, struct dmb_handle *h, struct page *page,
 		     size_t size)
 {
-	struct trun *r = kmalloc(sizeof(*r), GFP_KERNEL);
+	struct tblk_run *r = kmalloc(sizeof(*r), GFP_KERNEL);
 
 	if (!r) {
 		if (h)
@@ -261,7 +261,7 @@ static const struct file_operations alloc_fops = {
 static int tblk_free(struct tblk *b, struct dmb_handle *h, bool all,
 		     unsigned long pfn, size_t size)
 {
-	struct trun *r, *tmp;
+	struct tblk_run *r, *tmp;
 	LIST_HEAD(gone);
 	int ret = all ? 0 : -EPERM;
 
@@ -440,7 +440,7 @@ static int tblk_make(const struct device_node *np, phys_addr_t base)
 static void tblk_remove_all(void)
 {
 	struct tblk *b, *tmp;
-	struct trun *r, *rtmp;
+	struct tblk_run *r, *rtmp;
 
 	list_for_each_entry_safe(b, tmp, &tblks, node) {
 		dmb_alloc_cancel(b->prep);
@@ -533,8 +533,9 @@ static int do_handle(const char *path, const char *which)
 		index = max(i, 0);
 	}
 	/* the node of the block, which names its claim files */
-	np = IS_ERR(h) ? NULL : of_parse_phandle(pdev->dev.of_node,
-						  "memory-region", index);
+	np = NULL;
+	if (!IS_ERR(h))
+		np = of_parse_phandle(pdev->dev.of_node, "memory-region", index);
 	put_device(&pdev->dev);
 	if (IS_ERR(h))
 		return PTR_ERR(h);
