@@ -11,8 +11,9 @@
  *
  * /sys/kernel/debug/dma_client/<device>/ (root only):
  *   alloc  write "<bytes>": dma_alloc_attrs() of that size; read: the
- *          result of the last write, "ok <dma address> <bytes> zero=<0|1>"
- *          (zero=1: every byte read back as 0) or "error <errno>"
+ *          result of the last write, "ok <dma address> <bytes> zero=<0|1>
+ *          ns=<time in dma_alloc_attrs()>" (zero=1: every byte read back
+ *          as 0) or "error <errno>"
  *   list   the live buffers, "<dma address> <bytes>" per line
  *   free   write anything: dma_free_attrs() of every buffer
  *   import write "<dma-buf fd>": attach the dma-buf to the device and map
@@ -25,6 +26,7 @@
 #include <linux/dma-buf.h>
 #include <linux/dma-mapping.h>
 #include <linux/kstrtox.h>
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -77,7 +79,7 @@ static ssize_t dma_client_alloc_write(struct file *file,
 {
 	struct dma_client *dc = file->private_data;
 	struct dma_client_buf *buf;
-	u64 size;
+	u64 size, t0;
 	int ret;
 
 	ret = kstrtou64_from_user(ubuf, len, 0, &size);
@@ -89,8 +91,10 @@ static ssize_t dma_client_alloc_write(struct file *file,
 	if (!buf)
 		return -ENOMEM;
 	buf->size = size;
+	t0 = ktime_get_ns();
 	buf->cpu = dma_alloc_attrs(dc->dev, size, &buf->dma, GFP_KERNEL,
 				   DMA_ATTR_NO_WARN);
+	t0 = ktime_get_ns() - t0;
 	mutex_lock(&dc->lock);
 	if (!buf->cpu) {
 		snprintf(dc->last, sizeof(dc->last), "error %d\n", -ENOMEM);
@@ -101,8 +105,8 @@ static ssize_t dma_client_alloc_write(struct file *file,
 		/* the device's data, for the next test to find intact */
 		memset(buf->cpu, 0xa5, size);
 		list_add_tail(&buf->node, &dc->bufs);
-		snprintf(dc->last, sizeof(dc->last), "ok %pad %zu zero=%d\n",
-			 &buf->dma, buf->size, zero);
+		snprintf(dc->last, sizeof(dc->last), "ok %pad %zu zero=%d ns=%llu\n",
+			 &buf->dma, buf->size, zero, t0);
 	}
 	mutex_unlock(&dc->lock);
 	return len;
