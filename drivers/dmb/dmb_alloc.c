@@ -85,7 +85,7 @@ struct dmb_handle {
 	char name[64];
 	unsigned long base_pfn;
 	struct dmb_book book;
-	spinlock_t lock;		/* protects @book */
+	spinlock_t lock;		/* protects @book, @dying, @preps */
 	unsigned int users;
 	bool dying;
 	struct kobject kobj;
@@ -99,6 +99,8 @@ static LIST_HEAD(dmb_handle_list);
 static DEFINE_MUTEX(dmb_handle_lock);
 static struct kobject *dmb_alloc_kobj;
 static struct dentry *dmb_alloc_debugfs;
+
+static void dmb_handle_destroy(struct dmb_handle *handle);
 
 /* ---- sysfs counters ---------------------------------------------------- */
 
@@ -174,6 +176,77 @@ static bool dmb_alloc_args_bad(struct dmb_handle *handle, size_t size,
 	return why;
 }
 
+/*
+ * The claim itself; a prepared claim passes its @cancel, which the last
+ * handle's put or dmb_alloc_cancel() sets: seen when the run is about to
+ * be recorded, the run goes back at once.
+ */
+static struct page *__dmb_alloc(struct dmb_handle *handle, size_t size,
+				size_t align, gfp_t gfp, unsigned int flags,
+				const bool *cancel)
+{
+	struct dmb_claim *claim = NULL;
+	unsigned long nr = 0, mask, pfn;
+	struct page *page;
+	u64 t0 = ktime_get_ns();
+	int ret = -EINVAL;
+
+	might_sleep();
+	if (dmb_alloc_args_bad(handle, size, align, gfp, flags, &nr, &mask))
+		goto fail;
+	ret = -ENOMEM;
+	claim = kmalloc(sizeof(*claim), GFP_KERNEL);
+	if (!claim)
+		goto fail;
+	trace_dmb_alloc_start(handle->name, nr, mask + 1);
+
+	/*
+	 * The pages still hold what was migrated out of them: the page
+	 * allocator zeroes them as it hands them over (once, also with
+	 * init_on_alloc), unless the caller overwrites every byte itself.
+	 * alloc_contig_range() adds __GFP_RETRY_MAYFAIL itself.
+	 */
+	gfp &= ~__GFP_RETRY_MAYFAIL;
+	if (!(flags & DMB_ALLOC_NOZERO))
+		gfp |= __GFP_ZERO;
+	page = cma_alloc_gfp(handle->cma, nr, mask ? ilog2(mask + 1) : 0, gfp);
+	if (IS_ERR(page)) {
+		ret = PTR_ERR(page);
+		goto fail;
+	}
+	pfn = page_to_pfn(page);
+
+	spin_lock(&handle->lock);
+	if (unlikely(handle->dying || (cancel && READ_ONCE(*cancel)))) {
+		/* a prepared claim raced the last handle or its cancel */
+		ret = handle->dying ? -ENODEV : -ECANCELED;
+		spin_unlock(&handle->lock);
+		cma_release(handle->cma, page, nr);
+		goto fail;
+	}
+	/* the module stays while anything is claimed */
+	if (!handle->book.claimed)
+		__module_get(THIS_MODULE);
+	dmb_book_commit(&handle->book, claim, pfn - handle->base_pfn, nr);
+	spin_unlock(&handle->lock);
+	atomic_long_inc(&handle->count[DMB_CLAIMS_OK]);
+	atomic_long_add(nr, &handle->count[DMB_PAGES_CLAIMED]);
+	trace_dmb_alloc_finish(handle->name, pfn, nr, 0, ktime_get_ns() - t0);
+	return page;
+
+fail:
+	atomic_long_inc(&handle->count[DMB_CLAIMS_FAILED]);
+	if (ret == -EBUSY)
+		atomic_long_inc(&handle->count[DMB_CLAIMS_BUSY]);
+	else if (ret == -ENOMEM)
+		atomic_long_inc(&handle->count[DMB_CLAIMS_NOMEM]);
+	if (claim)
+		trace_dmb_alloc_finish(handle->name, 0, nr, ret,
+				       ktime_get_ns() - t0);
+	kfree(claim);
+	return ERR_PTR(ret);
+}
+
 /**
  * dmb_alloc - claim a physically contiguous run of a device's block
  * @handle: from dmb_handle_get()
@@ -209,68 +282,9 @@ static bool dmb_alloc_args_bad(struct dmb_handle *handle, size_t size,
 struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
 		       gfp_t gfp, unsigned int flags)
 {
-	struct dmb_claim *claim = NULL;
-	unsigned long nr = 0, mask, pfn;
-	struct page *page;
-	u64 t0 = ktime_get_ns();
-	int ret = -EINVAL;
-
-	might_sleep();
 	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
 		return ERR_PTR(-EINVAL);
-	if (dmb_alloc_args_bad(handle, size, align, gfp, flags, &nr, &mask))
-		goto fail;
-	ret = -ENOMEM;
-	claim = kmalloc(sizeof(*claim), GFP_KERNEL);
-	if (!claim)
-		goto fail;
-	trace_dmb_alloc_start(handle->name, nr, mask + 1);
-
-	/*
-	 * The pages still hold what was migrated out of them: the page
-	 * allocator zeroes them as it hands them over (once, also with
-	 * init_on_alloc), unless the caller overwrites every byte itself.
-	 * alloc_contig_range() adds __GFP_RETRY_MAYFAIL itself.
-	 */
-	gfp &= ~__GFP_RETRY_MAYFAIL;
-	if (!(flags & DMB_ALLOC_NOZERO))
-		gfp |= __GFP_ZERO;
-	page = cma_alloc_gfp(handle->cma, nr, mask ? ilog2(mask + 1) : 0, gfp);
-	if (IS_ERR(page)) {
-		ret = PTR_ERR(page);
-		goto fail;
-	}
-	pfn = page_to_pfn(page);
-
-	spin_lock(&handle->lock);
-	if (unlikely(handle->dying)) {
-		/* a prepared claim raced the last handle */
-		spin_unlock(&handle->lock);
-		cma_release(handle->cma, page, nr);
-		ret = -ENODEV;
-		goto fail;
-	}
-	/* the module stays while anything is claimed */
-	if (!handle->book.claimed)
-		__module_get(THIS_MODULE);
-	dmb_book_commit(&handle->book, claim, pfn - handle->base_pfn, nr);
-	spin_unlock(&handle->lock);
-	atomic_long_inc(&handle->count[DMB_CLAIMS_OK]);
-	atomic_long_add(nr, &handle->count[DMB_PAGES_CLAIMED]);
-	trace_dmb_alloc_finish(handle->name, pfn, nr, 0, ktime_get_ns() - t0);
-	return page;
-
-fail:
-	kfree(claim);
-	atomic_long_inc(&handle->count[DMB_CLAIMS_FAILED]);
-	if (ret == -EBUSY)
-		atomic_long_inc(&handle->count[DMB_CLAIMS_BUSY]);
-	else if (ret == -ENOMEM)
-		atomic_long_inc(&handle->count[DMB_CLAIMS_NOMEM]);
-	if (claim)
-		trace_dmb_alloc_finish(handle->name, 0, nr, ret,
-				       ktime_get_ns() - t0);
-	return ERR_PTR(ret);
+	return __dmb_alloc(handle, size, align, gfp, flags, NULL);
 }
 EXPORT_SYMBOL_GPL(dmb_alloc);
 
@@ -328,9 +342,20 @@ int dmb_release(struct dmb_handle *handle, struct page *pages, size_t size)
 	cma_release(handle->cma, pages, nr);
 	atomic_long_add(nr, &handle->count[DMB_PAGES_RELEASED]);
 	trace_dmb_release(handle->name, pfn, nr);
-	/* nothing claimed any more: the module may go (dmb_alloc() pinned it) */
+	if (!last)
+		return 0;
+	/* an orphan (no handle left) whose last run went goes with it */
+	mutex_lock(&dmb_handle_lock);
+	spin_lock(&handle->lock);
+	last = !handle->users && !handle->book.claimed && !handle->dying;
 	if (last)
-		module_put(THIS_MODULE);
+		WRITE_ONCE(handle->dying, true);
+	spin_unlock(&handle->lock);
+	if (last)
+		dmb_handle_destroy(handle);
+	mutex_unlock(&dmb_handle_lock);
+	/* nothing claimed any more: the module may go (dmb_alloc() pinned it) */
+	module_put(THIS_MODULE);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(dmb_release);
@@ -344,7 +369,8 @@ EXPORT_SYMBOL_GPL(dmb_release);
  * @align: likewise
  * @gfp: likewise
  * @flags: likewise
- * @cancel: set by dmb_alloc_cancel(): a claim not started yet does not start
+ * @cancel: set by dmb_alloc_cancel() or the last dmb_handle_put(): a claim
+ *	not started does not start, one under way gives its run back
  * @work: runs the claim on dmb_prep_wq
  * @done: completed when the claim has ended, one way or the other
  * @page: its result: the run's first page or an ERR_PTR()
@@ -371,8 +397,8 @@ static void dmb_prep_work(struct work_struct *work)
 	if (READ_ONCE(prep->cancel))
 		prep->page = ERR_PTR(-ECANCELED);
 	else
-		prep->page = dmb_alloc(prep->handle, prep->size, prep->align,
-				       prep->gfp, prep->flags);
+		prep->page = __dmb_alloc(prep->handle, prep->size, prep->align,
+					 prep->gfp, prep->flags, &prep->cancel);
 	complete_all(&prep->done);
 }
 
@@ -423,9 +449,6 @@ struct dmb_prep *dmb_alloc_prepare(struct dmb_handle *handle, size_t size,
 	if (!prep)
 		return ERR_PTR(-ENOMEM);
 	kobject_get(&handle->kobj);
-	spin_lock(&handle->lock);
-	list_add(&prep->node, &handle->preps);
-	spin_unlock(&handle->lock);
 	prep->handle = handle;
 	prep->size = size;
 	prep->align = align;
@@ -433,6 +456,9 @@ struct dmb_prep *dmb_alloc_prepare(struct dmb_handle *handle, size_t size,
 	prep->flags = flags;
 	INIT_WORK(&prep->work, dmb_prep_work);
 	init_completion(&prep->done);
+	spin_lock(&handle->lock);
+	list_add(&prep->node, &handle->preps);
+	spin_unlock(&handle->lock);
 	queue_work(dmb_prep_wq, &prep->work);
 	return prep;
 }

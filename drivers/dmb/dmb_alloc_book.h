@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Claim bookkeeping of one Designated Movable Block area: which runs were
+ * Claim bookkeeping of one Designated Movable Block: which runs were
  * handed out (a list, so that a release must name a run exactly; which
  * pages are free is the block's CMA area's business).  Nothing here
- * touches memory or locks: dmb_alloc.c holds the area's spinlock around
+ * touches memory or locks: dmb_alloc.c holds the handle's spinlock around
  * every call, and the KUnit suite drives it on books of its own.
  */
 #ifndef _DMB_ALLOC_BOOK_H

@@ -28,7 +28,8 @@
  *          userspace mappings may still use it), "all" for every such run,
  *          or "any <pfn> <bytes>" to hand the run to dmb_release() as it
  *          is, whatever it is: to test dmb_release()'s refusals, and to
- *          free a run whose claimer is gone
+ *          free a run whose claimer is gone ("any" is refused with -EPERM
+ *          while a driver is bound to a device a handle was taken for)
  *   prep   write "<bytes>" to start a claim with dmb_alloc_prepare(),
  *          "commit" to take it (a run kept as if "alloc" claimed it) or
  *          "cancel"; read "pending", "ok 0x<pfn> <bytes>" or "error <errno>"
@@ -114,6 +115,8 @@ static struct dmb_block *held[DMB_TEST_HELD];
 static char get_result[160] = "none\n";
 
 static struct dmb_handle *handles[DMB_TEST_HELD];
+/* the device each handle was taken for, referenced */
+static struct device *handle_devs[DMB_TEST_HELD];
 /* held for reading by a claim through a kept handle, for writing to drop one */
 static DECLARE_RWSEM(claim_sem);
 
@@ -125,6 +128,8 @@ static void unhandle_all(void)
 	for (i = 0; i < DMB_TEST_HELD; i++) {
 		dmb_handle_put(handles[i]);
 		handles[i] = NULL;
+		put_device(handle_devs[i]);
+		handle_devs[i] = NULL;
 	}
 	up_write(&claim_sem);
 }
@@ -178,6 +183,22 @@ static struct dmb_handle *tblk_handle(const struct tblk *b)
 		if (handles[i] && dmb_handle_base(handles[i]) == b->base)
 			return handles[i];
 	return NULL;
+}
+
+/*
+ * Has a driver bound a device this module took a handle for on @b's
+ * block?  Its runs are then the driver's, mapped or in its device's
+ * hands: "free any" must not release them.  Under get_lock.
+ */
+static bool tblk_driver_bound(const struct tblk *b)
+{
+	int i;
+
+	for (i = 0; i < DMB_TEST_HELD; i++)
+		if (handles[i] && dmb_handle_base(handles[i]) == b->base &&
+		    device_is_bound(handle_devs[i]))
+			return true;
+	return false;
 }
 
 /* Remember a run claimed for @b; when memory fails, give it back */
@@ -305,6 +326,8 @@ static ssize_t free_write(struct file *file, const char __user *ubuf,
 	else if (sscanf(buf + (any ? 4 : 0), "%llx %llu", &pfn, &size) != 2 ||
 		 !pfn_valid(pfn))
 		ret = -EINVAL;
+	else if (any && tblk_driver_bound(b))
+		ret = -EPERM;
 	else if (any)
 		ret = dmb_release(h, pfn_to_page(pfn), size);
 	else
@@ -367,7 +390,9 @@ static ssize_t prep_write(struct file *file, const char __user *ubuf,
 		} else {
 			b->prep = prep;
 			b->prep_size = size;
+			mutex_lock(&runs_lock);
 			strscpy(b->prep_result, "pending\n");
+			mutex_unlock(&runs_lock);
 		}
 		prep = NULL;
 	}
@@ -536,9 +561,10 @@ static int do_handle(const char *path, const char *which)
 	np = NULL;
 	if (!IS_ERR(h))
 		np = of_parse_phandle(pdev->dev.of_node, "memory-region", index);
-	put_device(&pdev->dev);
-	if (IS_ERR(h))
+	if (IS_ERR(h)) {
+		put_device(&pdev->dev);
 		return PTR_ERR(h);
+	}
 	for (i = 0; i < DMB_TEST_HELD && handles[i]; i++)
 		;
 	ret = i == DMB_TEST_HELD ? -ENOSPC : !np ? -ENOENT :
@@ -546,9 +572,11 @@ static int do_handle(const char *path, const char *which)
 	of_node_put(np);
 	if (ret) {
 		dmb_handle_put(h);
+		put_device(&pdev->dev);
 		return ret;
 	}
 	handles[i] = h;
+	handle_devs[i] = &pdev->dev;
 	snprintf(get_result, sizeof(get_result), "ok handle %pa %pa\n",
 		 &(phys_addr_t){ dmb_handle_base(h) },
 		 &(phys_addr_t){ dmb_handle_size(h) });

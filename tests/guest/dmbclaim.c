@@ -50,7 +50,8 @@
  *               the run, frees it, and the area goes with the first
  *               device's last reference; both modules then unload
  *   driver_run  dmb_test's "free" refuses a run that a driver (the
- *               sample decoder) claimed and userspace maps: -EPERM, and
+ *               sample decoder) claimed and userspace maps, also as "any"
+ *               while the decoder is bound: -EPERM, and
  *               the frames stay intact
  *   sessionrun  the sample decoder claims a session's buffers as one run
  *               (2 x 96 MiB one after the other); with a run held in the
@@ -714,6 +715,10 @@ int main(int argc, char **argv)
 			t_bail("cannot map the decoder's buffer");
 		metric_set("free_driver_run", release(&b0, q.phys / page_size(),
 						      q.size));
+		/* not even as "any": a bound driver's run is its own */
+		metric_set("any_driver_run",
+			   release_as(&b0, q.phys / page_size(), q.size, 1) ?
+			   -errno : 0);
 		metric_set("free_all", release(&b0, 0, 0));
 		metric_set("claimed_during", info_val(&b0, "claimed"));
 		for (i = 0; i < q.size / 4; i++)
