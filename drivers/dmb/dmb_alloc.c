@@ -61,9 +61,10 @@ enum dmb_counter {
  * @node: in dmb_handle_list
  * @dmb: the core's block
  * @cma: the block's CMA area, which hands out its pages
- * @dev: the device that created the handle, with a reference (an orphan
- *	handle prints through it after its driver is gone); fixed for the
- *	handle's life, so read without a lock
+ * @dev: the device whose driver has the block, with a reference (an orphan
+ *	prints through it after that driver is gone), replaced when another
+ *	device takes the orphan over; under dmb_handle_lock, read without it
+ *	only by those holding a handle or a claim (no takeover then)
  * @name: short name (the block's device tree node or movablecore= item)
  * @base_pfn: first page frame of the block
  * @book: runs handed out, under @lock
@@ -534,13 +535,13 @@ static int dmb_info_show(struct seq_file *m, void *v)
 	phys_addr_t base = dmb_base(handle->dmb), size = dmb_size(handle->dmb);
 	unsigned long claimed;
 
+	/* not dmb_handle_lock: it is held while this file is removed */
 	spin_lock(&handle->lock);
 	claimed = handle->book.claimed;
 	spin_unlock(&handle->lock);
-	seq_printf(m, "name: %s\nbase: %pa\nsize: %pa\npages: %lu\nclaimed: %lu\ncma: %s\nowner: %s\n",
+	seq_printf(m, "name: %s\nbase: %pa\nsize: %pa\npages: %lu\nclaimed: %lu\ncma: %s\nusers: %u\n",
 		   dmb_name(handle->dmb), &base, &size, handle->book.count, claimed,
-		   cma_get_name(handle->cma),
-		   handle->users ? dev_name(handle->dev) : "-");
+		   cma_get_name(handle->cma), READ_ONCE(handle->users));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(dmb_info);
@@ -615,8 +616,12 @@ static struct dmb_handle *dmb_handle_wrap(struct device *dev, struct dmb_block *
 		return handle;
 	}
 found:
-	/* handle->dev stays the device that made the handle, for messages */
-	handle->users++;
+	/* an orphan taken over: messages name its new device */
+	if (!handle->users && handle->dev != dev) {
+		put_device(handle->dev);
+		handle->dev = get_device(dev);
+	}
+	WRITE_ONCE(handle->users, handle->users + 1);
 	mutex_unlock(&dmb_handle_lock);
 	return handle;
 }
@@ -675,7 +680,8 @@ void dmb_handle_put(struct dmb_handle *handle)
 	 * it finds this handle, or none.
 	 */
 	dmb_put(handle->dmb);
-	if (--handle->users)
+	WRITE_ONCE(handle->users, handle->users - 1);
+	if (handle->users)
 		goto out;
 	spin_lock(&handle->lock);
 	claimed = handle->book.claimed;

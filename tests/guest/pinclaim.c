@@ -414,6 +414,13 @@ static long fill_in(uint64_t base, uint64_t size)
 	return in;
 }
 
+/* Drop the fill: the next fill_to() starts from the same memory again */
+static void fill_reset(void)
+{
+	while (fill.n)
+		munmap(fill.m[--fill.n], FILL_STEP);
+}
+
 /* Fill memory until each block holds @occ % user pages (or FILL_MAX) */
 static void fill_to(const uint64_t *base, const uint64_t *size, int nb,
 		    int occ)
@@ -505,6 +512,7 @@ static int speed(int argc, char **argv)
 	struct way w[MAX_WAYS];
 	uint64_t base[MAX_WAYS], bsz[MAX_WAYS];
 	static double ms[MAX_WAYS][64];
+	double occ_min[MAX_WAYS] = { 0 };
 	int nw = 0, n[MAX_WAYS] = { 0 }, err[MAX_WAYS] = { 0 }, i, r, k, nd, ok = 0;
 	struct dmb_range d[16];
 	char buf[512], *tok, *save;
@@ -543,7 +551,19 @@ static int speed(int argc, char **argv)
 	fill_to(base, bsz, nw, occ);
 	zones_report("before");
 	for (r = 0; r < reps; r++) {
+		/*
+		 * A fresh fill each round: the pages the last round moved out
+		 * stay where they went, and filling on top of them would
+		 * leave the blocks filled last short of @occ.
+		 */
+		fill_reset();
 		fill_to(base, bsz, nw, occ);
+		for (i = 0; i < nw; i++) {
+			double o = 100.0 * fill_in(base[i], bsz[i]) * page_size() / bsz[i];
+
+			if (!r || o < occ_min[i])
+				occ_min[i] = o;
+		}
 		for (k = 0; k < nw; k++) {
 			/* each way first in turn: none always meets the others' moves */
 			i = (k + r) % nw;
@@ -575,8 +595,7 @@ static int speed(int argc, char **argv)
 		}
 		ok += n[i] == reps;
 		t_info("bench: ways way=%s size_mb=%lld occ=%d occ_reached=%.0f n=%d p50_ms=%.1f p99_ms=%.1f max_ms=%.1f errors=%d",
-		       w[i].kind, (long long)size >> 20, occ,
-		       100.0 * fill_in(base[i], bsz[i]) * page_size() / bsz[i],
+		       w[i].kind, (long long)size >> 20, occ, occ_min[i],
 		       n[i], p50, p99, mx, err[i]);
 	}
 	metric_set("ways_ok", ok);
