@@ -2,6 +2,7 @@
 /*
  * Shared code of the in-guest check programs; see guest.h.
  */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -293,16 +295,19 @@ int64_t parse_size(const char *s)
 
 /* ---- system readers ---------------------------------------------------- */
 
+/* Up to @len bytes of @path; files such as tracefs' "trace" come a page a read */
 static int read_file(const char *path, void *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY);
-	ssize_t n;
+	size_t off = 0;
+	ssize_t n = 0;
 
 	if (fd < 0)
 		return -1;
-	n = read(fd, buf, len);
+	while (off < len && (n = read(fd, (char *)buf + off, len - off)) > 0)
+		off += n;
 	close(fd);
-	return n;
+	return n < 0 && !off ? -1 : (int)off;
 }
 
 int file_write(const char *path, const char *s)
@@ -829,6 +834,135 @@ int load_churn(size_t len)
 		munmap(p, len);
 		close(fd);
 		salt++;
+	}
+	return bad ? 1 : 0;
+}
+
+/* Fill @len bytes at @p with @salt's words; count those that differ */
+static size_t load_fill(uint32_t *p, size_t len, uint32_t salt, int check)
+{
+	size_t i, bad = 0;
+
+	for (i = 0; i < len / 4; i += 64) {
+		if (check)
+			bad += p[i] != load_word(salt, i);
+		else
+			p[i] = load_word(salt, i);
+	}
+	return bad;
+}
+
+int load_splice(size_t len)
+{
+	uint32_t salt = 200, *p, *q;
+	size_t bad = 0, off;
+	int fd[2];
+
+	q = malloc(len);
+	if (!q || pipe(fd) || fcntl(fd[1], F_SETPIPE_SZ, 1 << 20) < 0)
+		return 2;
+	while (!load_stop) {
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return 2;
+		load_fill(p, len, salt, 0);
+		/* the pipe references the user pages until it is read */
+		for (off = 0; off < len && !load_stop; ) {
+			struct iovec iov = { (char *)p + off, len - off };
+			ssize_t n = vmsplice(fd[1], &iov, 1, 0), m, got = 0;
+
+			if (n <= 0)
+				break;
+			while (got < n) {
+				m = read(fd[0], (char *)q + off + got, n - got);
+				if (m <= 0)
+					return 2;
+				got += m;
+			}
+			off += n;
+		}
+		if (off == len)
+			bad += load_fill(q, len, salt, 1);
+		munmap(p, len);
+		salt++;
+	}
+	return bad ? 1 : 0;
+}
+
+int load_memfd(size_t len)
+{
+	uint32_t salt = 300, *p;
+	size_t bad = 0;
+
+	while (!load_stop) {
+		int fd = memfd_create("load", 0);
+
+		if (fd < 0 || ftruncate(fd, len))
+			return 2;
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			return 2;
+		load_fill(p, len, salt, 0);
+		munmap(p, len);
+		p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			return 2;
+		bad += load_fill(p, len, salt, 1);
+		munmap(p, len);
+		close(fd);
+		salt++;
+	}
+	return bad ? 1 : 0;
+}
+
+int load_madvise(size_t len)
+{
+	uint32_t salt = 400, *p;
+	size_t bad = 0;
+
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return 2;
+	while (!load_stop) {
+		load_fill(p, len, salt, 0);
+		madvise(p, len, MADV_COLD);
+		bad += load_fill(p, len, salt, 1);
+		/* dropped: reads back as zeroes, filled again */
+		madvise(p, len, MADV_DONTNEED);
+		bad += p[64] != 0;
+		salt++;
+	}
+	return bad ? 1 : 0;
+}
+
+int load_fork(size_t len)
+{
+	uint32_t salt = 500, *p;
+	size_t bad = 0;
+	int status;
+	pid_t kid;
+
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return 2;
+	while (!load_stop) {
+		load_fill(p, len, salt, 0);
+		kid = fork();
+		if (!kid) {
+			/* copy on write in the child, the parent's data intact */
+			size_t b = load_fill(p, len, salt, 1);
+
+			load_fill(p, len, salt + 1, 0);
+			_exit(b || load_fill(p, len, salt + 1, 1) ? 1 : 0);
+		}
+		if (kid < 0 || waitpid(kid, &status, 0) != kid)
+			return 2;
+		bad += !WIFEXITED(status) || WEXITSTATUS(status);
+		bad += load_fill(p, len, salt, 1);
+		salt += 2;
 	}
 	return bad ? 1 : 0;
 }

@@ -186,6 +186,17 @@ int load_module_args(const char *name, const char *args);
  */
 int load_hog(size_t len);
 int load_churn(size_t len);
+/*
+ * load_splice: user pages referenced from a pipe (vmsplice) until it is
+ * read, checked on the other side; load_memfd: a memfd written, mapped
+ * again and checked; load_madvise: pages made cold and dropped
+ * (MADV_COLD, MADV_DONTNEED), checked; load_fork: copy-on-write in a
+ * forked child, both sides checked.
+ */
+int load_splice(size_t len);
+int load_memfd(size_t len);
+int load_madvise(size_t len);
+int load_fork(size_t len);
 /* Run fn(arg) in a child that stops on SIGTERM; its pid, or -1. */
 pid_t load_spawn(int (*fn)(size_t), size_t arg);
 /* Stop and reap @n of them (pids <= 0 skipped); how many were damaged. */

@@ -41,6 +41,20 @@
  * block once the pipe is closed: 0).  other_held_up_whole is the ordering
  * check: 6.12's cma_alloc() made a single attempt at a whole block under
  * the global cma_mutex, so a claim on another block ended after it.
+ *
+ * pinclaim --speed=WAY+<dmb>,... [--size=16M] [--occ=50] [--reps=4]: the
+ * ways side by side (make bench, part ways).
+ *
+ * pinclaim --load=WAY+<dmb>,... [--secs=60] [--hold=200] [--mem=256M]:
+ * whole blocks on a busy system.  Memory stressors that check their own
+ * data (load_hog, load_splice, load_memfd, load_madvise, load_fork in
+ * guest.c) and compaction every 5 s run while each way in turn claims
+ * its whole block, holds it --hold ms and frees it, for --secs; then the
+ * load stops and each way claims its block once more.  Metrics:
+ * <way>_claims, <way>_ok_pct, min_ok_pct, corrupt (stressors that found
+ * damage), final_ok (ways that claimed their block after the load),
+ * cma_ebusy and cma_enomem (failed cma_alloc() calls by errno, from the
+ * cma_alloc_finish tracepoint); "bench: load" lines give p50/p99.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -605,6 +619,166 @@ static int speed(int argc, char **argv)
 	return t_finish();
 }
 
+/* ---- load: whole claims on a busy system --------------------------------- */
+
+#define LOAD_MAX	1024
+
+/* Compaction every 5 s, as a busy box's own compaction would run */
+static int load_compact(size_t unused)
+{
+	(void)unused;
+	for (;;) {
+		file_write("/proc/sys/vm/compact_memory", "1");
+		sleep(5);
+	}
+	return 0;
+}
+
+/* The failed cma_alloc() calls of the load, each logged, counted by errno */
+static void load_trace_causes(void)
+{
+	static char tr[4 << 20];
+	int busy = 0, nomem = 0, other = 0, seen = 0, e;
+	char *l, *save, *x;
+
+	if (file_read_str(TRACE "trace", tr, sizeof(tr)))
+		return;
+	for (l = strtok_r(tr, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (!strstr(l, "cma_alloc_finish:") || !(x = strstr(l, "errorno=")))
+			continue;
+		seen++;
+		e = atoi(x + 8);
+		if (!e)
+			continue;
+		busy += e == -EBUSY;
+		nomem += e == -ENOMEM;
+		other += e != -EBUSY && e != -ENOMEM;
+		t_diag("failed: %s", strstr(l, "cma_alloc_finish:"));
+	}
+	t_info("bench: load_causes cma_allocs=%d cma_ebusy=%d cma_enomem=%d cma_other=%d",
+	       seen, busy, nomem, other);
+	metric_set("cma_ebusy", busy);
+	metric_set("cma_enomem", nomem);
+}
+
+static int load(int argc, char **argv)
+{
+	const char *list = opt_get(argc, argv, "load"), *o;
+	int secs = (o = opt_get(argc, argv, "secs")) ? atoi(o) : 60;
+	int hold = (o = opt_get(argc, argv, "hold")) ? atoi(o) : 200;
+	int64_t mem = (o = opt_get(argc, argv, "mem")) ? parse_size(o) : 256 << 20;
+	static double ms[MAX_WAYS][LOAD_MAX];
+	int n[MAX_WAYS] = { 0 }, ok[MAX_WAYS] = { 0 }, ebusy[MAX_WAYS] = { 0 };
+	int enomem[MAX_WAYS] = { 0 }, other[MAX_WAYS] = { 0 };
+	uint64_t bsz[MAX_WAYS];
+	struct way w[MAX_WAYS];
+	struct dmb_range d[16];
+	int nw = 0, nd, i, bad, final_ok = 0, min_pct = 100;
+	char buf[512], *tok, *save, name[64];
+	pid_t pids[6];
+	double end;
+
+	if (secs < 1 || hold < 0 || mem < (4 << 20))
+		t_bail("bad --secs, --hold or --mem");
+	nd = read_dmbs(d, 16);
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok && nw < MAX_WAYS;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *at = strchr(tok, '+');
+
+		if (!at)
+			t_bail("--load: %s: expected WAY+<dmb>", tok);
+		*at = '\0';
+		if (way_parse(tok, &w[nw]))
+			t_bail("--load: bad way %s", tok);
+		bsz[nw] = 0;
+		for (i = 0; i < nd; i++)
+			if (strstr(d[i].name, at + 1))
+				bsz[nw] = d[i].size;
+		if (!bsz[nw])
+			t_bail("no block %s", at + 1);
+		if ((!strcmp(w[nw].kind, "heap") && load_module("dmb_heap")) ||
+		    (!strcmp(w[nw].kind, "dma") && load_module("dma_client")) ||
+		    (!strcmp(w[nw].kind, "v4l2") && load_module("dmb_v4l2dec")) ||
+		    (!strcmp(w[nw].kind, "dmb") &&
+		     (load_module("dmb_alloc") || load_module("dmb_test"))))
+			t_bail("cannot load the modules of %s", tok);
+		if (way_open(&w[nw]))
+			t_bail("cannot open %s", tok);
+		nw++;
+	}
+
+	/* what cma_alloc() itself ended each claim with */
+	file_write(TRACE "buffer_size_kb", "4096");
+	file_write(TRACE "trace", "");
+	file_write(TRACE "events/cma/cma_alloc_finish/enable", "1");
+	pids[0] = load_spawn(load_hog, mem);
+	pids[1] = load_spawn(load_splice, mem / 16);
+	pids[2] = load_spawn(load_memfd, mem / 4);
+	pids[3] = load_spawn(load_madvise, mem / 4);
+	pids[4] = load_spawn(load_fork, mem / 8);
+	pids[5] = load_spawn(load_compact, 0);
+	sleep(2);
+	/* whole blocks, one way after the other, each held a moment */
+	for (end = now_ms() + secs * 1e3; now_ms() < end; ) {
+		for (i = 0; i < nw && n[i] < LOAD_MAX; i++) {
+			double t0 = now_ms();
+			int ret = way_claim(&w[i], bsz[i]);
+
+			ms[i][n[i]++] = now_ms() - t0;
+			if (!ret) {
+				ok[i]++;
+				usleep(hold * 1000);
+				way_free(&w[i]);
+			} else if (ret == -EBUSY) {
+				ebusy[i]++;
+			} else if (ret == -ENOMEM) {
+				enomem[i]++;
+			} else {
+				other[i]++;
+			}
+		}
+	}
+	kill(pids[5], SIGKILL);
+	waitpid(pids[5], NULL, 0);
+	pids[5] = 0;
+	bad = load_end(pids, 6);
+	file_write(TRACE "events/cma/cma_alloc_finish/enable", "0");
+	load_trace_causes();
+	/* the load gone, every way claims its whole block at once */
+	for (i = 0; i < nw; i++) {
+		if (!way_claim(&w[i], bsz[i])) {
+			final_ok++;
+			way_free(&w[i]);
+		}
+	}
+	for (i = 0; i < nw; i++) {
+		double p50 = -1, p99 = -1, pct = n[i] ? 100.0 * ok[i] / n[i] : 0;
+
+		if (n[i]) {
+			qsort(ms[i], n[i], sizeof(ms[i][0]), cmp_double);
+			p50 = ms[i][(n[i] - 1) / 2];
+			p99 = ms[i][(n[i] * 99 + 99) / 100 - 1];
+		}
+		t_info("bench: load way=%s size_mb=%llu n=%d ok=%d ok_pct=%.1f p50_ms=%.1f p99_ms=%.1f ebusy=%d enomem=%d other=%d",
+		       w[i].kind, (unsigned long long)bsz[i] >> 20, n[i], ok[i],
+		       pct, p50, p99, ebusy[i], enomem[i], other[i]);
+		snprintf(name, sizeof(name), "%s_claims", w[i].kind);
+		metric_set(name, n[i]);
+		snprintf(name, sizeof(name), "%s_ok_pct", w[i].kind);
+		metric_set(name, pct);
+		if (pct < min_pct)
+			min_pct = (int)pct;
+	}
+	metric_set("min_ok_pct", min_pct);
+	metric_set("corrupt", bad);
+	metric_set("final_ok", final_ok);
+	if (file_write(TEST_FILE, "unhandle"))
+		t_diag("no dmb_test handle to drop");
+	check_expectations(argc, argv);
+	return t_finish();
+}
+
 /* Timestamp (s) of the first line of @tr with ": @ev: name=@name ", or -1 */
 static double trace_first(const char *tr, const char *ev, const char *name)
 {
@@ -668,6 +842,8 @@ int main(int argc, char **argv)
 	t_init("pinclaim");
 	if (opt_get(argc, argv, "speed"))
 		return speed(argc, argv);
+	if (opt_get(argc, argv, "load"))
+		return load(argc, argv);
 	if (!block || way_parse(opt_get(argc, argv, "via"), &w) ||
 	    way_parse(opt_get(argc, argv, "other"), &other) || want < 1 || want > MAX_PINS)
 		t_bail("usage: pinclaim --via=WAY --block=<dmb> --other=WAY [--pins=N]");
