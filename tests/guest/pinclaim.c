@@ -13,6 +13,8 @@
  *        [--other-block=<dmb name>] [--pins=64] [expectations]
  * WAY: heap:<heap>   a dma-buf heap allocation (closed to free)
  *      dma:<device>  dma_alloc_attrs() of the dma_client test device
+ *      cma:<area>    the kernel's CMA debugfs (/sys/kernel/debug/cma/<area>/
+ *                    alloc and free), which returns cma_alloc_gfp()'s errno
  *      dmb:<node>    dmb_alloc() through its debugfs hook, on a handle the
  *                    dmb_test module takes for the device tree node
  *      v4l2:<label>  VIDIOC_REQBUFS of CAPTURE buffers of the V4L2 sample
@@ -35,7 +37,8 @@
  * names a held page: not for callers that pass __GFP_NOWARN, such as the
  * DMA API client and the heap), cma_err_whole (the errno CMA ended the
  * whole claim with: -16 when held pages stopped it), with --other-block
- * other_before_first_attempt (the other block's claim ended before the
+ * sysfs_fail_busy_whole (what /sys/kernel/mm/cma/<block>/alloc_fail_busy
+ * grew by during the whole claim), other_before_first_attempt (the other block's claim ended before the
  * whole claim's first attempt did; reported, not judged: an attempt that
  * meets a held page early ends within milliseconds), after (the whole
  * block once the pipe is closed: 0).  other_held_up_whole is the ordering
@@ -75,6 +78,7 @@
 
 #define MAX_PINS	256
 #define DC		"/sys/kernel/debug/dma_client/"
+#define CMA_DBG		"/sys/kernel/debug/cma/"
 #define TEST_FILE	"/sys/kernel/debug/dmb_test/get"
 #define TRACE		"/sys/kernel/tracing/"
 
@@ -94,6 +98,7 @@ struct way {
 	int fd;			/* heap: the dma-buf; v4l2: the video node */
 	uint32_t frame;		/* v4l2: bytes of a CAPTURE buffer */
 	double ms;		/* dma: the last claim's time in dma_alloc_attrs() */
+	uint64_t cma_pages;	/* cma: pages claimed, for "free" */
 };
 
 static int way_parse(const char *s, struct way *w)
@@ -107,7 +112,7 @@ static int way_parse(const char *s, struct way *w)
 	memcpy(w->kind, s, c - s);
 	snprintf(w->name, sizeof(w->name), "%s", c + 1);
 	return strcmp(w->kind, "heap") && strcmp(w->kind, "dma") &&
-	       strcmp(w->kind, "dmb") && strcmp(w->kind, "v4l2") &&
+	       strcmp(w->kind, "cma") && strcmp(w->kind, "dmb") && strcmp(w->kind, "v4l2") &&
 	       strcmp(w->kind, "v4l2q") ? -1 : 0;
 }
 
@@ -156,6 +161,12 @@ static int way_open(struct way *w)
 
 	if (!strcmp(w->kind, "v4l2") || !strcmp(w->kind, "v4l2q"))
 		return v4l2_open(w);
+	if (!strcmp(w->kind, "cma")) {
+		char path[300];
+
+		snprintf(path, sizeof(path), CMA_DBG "%s/alloc", w->name);
+		return access(path, W_OK) ? -errno : 0;
+	}
 	if (strcmp(w->kind, "dmb"))
 		return 0;
 	return dmb_alloc_take(w->name, w->dir, sizeof(w->dir), &base, &size);
@@ -195,6 +206,16 @@ static int way_claim(struct way *w, uint64_t size)
 		w->ms = p ? strtoull(p + 4, NULL, 10) / 1e6 : -1;
 		return strncmp(res, "ok ", 3) ? -EIO : 0;
 	}
+	if (!strcmp(w->kind, "cma")) {
+		/* the kernel's own CMA debugfs: a count of pages */
+		snprintf(path, sizeof(path), CMA_DBG "%s/alloc", w->name);
+		snprintf(num, sizeof(num), "%llu",
+			 (unsigned long long)(size / page_size()));
+		err = file_write(path, num);
+		if (!err)
+			w->cma_pages = size / page_size();
+		return err;
+	}
 	if (!strcmp(w->kind, "v4l2"))
 		return v4l2_reqbufs(w, size);
 	if (!strcmp(w->kind, "v4l2q"))
@@ -204,7 +225,7 @@ static int way_claim(struct way *w, uint64_t size)
 
 static void way_free(struct way *w)
 {
-	char path[300];
+	char path[300], num[32];
 
 	if (!strcmp(w->kind, "heap")) {
 		if (w->fd >= 0)
@@ -213,6 +234,11 @@ static void way_free(struct way *w)
 	} else if (!strcmp(w->kind, "dma")) {
 		snprintf(path, sizeof(path), DC "%s/free", w->name);
 		file_write(path, "1");
+	} else if (!strcmp(w->kind, "cma")) {
+		snprintf(path, sizeof(path), CMA_DBG "%s/free", w->name);
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)w->cma_pages);
+		file_write(path, num);
+		w->cma_pages = 0;
 	} else if (!strcmp(w->kind, "v4l2") || !strcmp(w->kind, "v4l2q")) {
 		v4l2_reqbufs(w, 0);
 	} else {
@@ -374,6 +400,15 @@ static void claim_pair(struct way *w, struct way *other, uint64_t size,
 		 tag, w->kind, (unsigned long long)size >> 20, ret, t1 - t0,
 		 try + 1, sh[1] - sh[0], solo, sh[0] - t0);
 	munmap((void *)sh, 4096);
+}
+
+/* /sys/kernel/mm/cma/<area>/<file>, or -1 */
+static long cma_counter(const char *area, const char *file)
+{
+	char path[300], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/kernel/mm/cma/%s/%s", area, file);
+	return file_read_str(path, buf, sizeof(buf)) ? -1 : atol(buf);
 }
 
 /* Does a line of @text holding @a also name one of the pins with @fmt? */
@@ -836,6 +871,7 @@ int main(int argc, char **argv)
 	uint64_t pfn[MAX_PINS], base = 0, size = 0;
 	const char *other_block = opt_get(argc, argv, "other-block");
 	double t_busy, t_other;
+	long fail_busy;
 	int kfd, named;
 	pid_t pin;
 
@@ -889,7 +925,11 @@ int main(int argc, char **argv)
 	named = names_pin(tr, "cma_alloc_busy_retry:", "busy_pfn=0x%llx ", pfn, n);
 
 	file_write(TRACE "trace", "");
+	fail_busy = cma_counter(block, "alloc_fail_busy");
 	claim_pair(&w, &other, size, "whole");
+	/* the area counts the busy failure, whatever the way in said */
+	metric_set("sysfs_fail_busy_whole",
+		   cma_counter(block, "alloc_fail_busy") - fail_busy);
 	file_write(TRACE "events/cma/enable", "0");
 	if (file_read_str(TRACE "trace", tr, sizeof(tr)))
 		tr[0] = '\0';
