@@ -872,8 +872,11 @@ int load_splice(size_t len)
 			struct iovec iov = { (char *)p + off, len - off };
 			ssize_t n = vmsplice(fd[1], &iov, 1, 0), m, got = 0;
 
-			if (n <= 0)
+			if (n <= 0) {
+				if (n < 0 && !load_stop)
+					return 2;
 				break;
+			}
 			while (got < n) {
 				m = read(fd[0], (char *)q + off + got, n - got);
 				if (m <= 0)
@@ -992,9 +995,12 @@ int load_end(pid_t *pids, int n)
 {
 	int i, status, bad = 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		/* one that could not even start counts as damaged */
+		bad += pids[i] < 0;
 		if (pids[i] > 0)
 			kill(pids[i], SIGTERM);
+	}
 	for (i = 0; i < n; i++) {
 		if (pids[i] <= 0)
 			continue;

@@ -199,7 +199,10 @@ int load_madvise(size_t len);
 int load_fork(size_t len);
 /* Run fn(arg) in a child that stops on SIGTERM; its pid, or -1. */
 pid_t load_spawn(int (*fn)(size_t), size_t arg);
-/* Stop and reap @n of them (pids <= 0 skipped); how many were damaged. */
+/*
+ * Stop and reap @n of them (pids 0 skipped); how many were damaged, a pid
+ * below 0 (one that could not start) counted as damaged.
+ */
 int load_end(pid_t *pids, int n);
 
 #endif

@@ -48,16 +48,20 @@
  * pinclaim --speed=WAY+<dmb>,... [--size=16M] [--occ=50] [--reps=4]: the
  * ways side by side (make bench, part ways).
  *
- * pinclaim --load=WAY+<dmb>,... [--secs=60] [--hold=200] [--mem=256M]:
- * whole blocks on a busy system.  Memory stressors that check their own
+ * pinclaim --load=WAY+<dmb>,... [--secs=60] [--claims=N] [--hold=200]
+ * [--mem=256M]: whole blocks on a busy system.  Memory stressors that check their own
  * data (load_hog, load_splice, load_memfd, load_madvise, load_fork in
  * guest.c) and compaction every 5 s run while each way in turn claims
- * its whole block, holds it --hold ms and frees it, for --secs; then the
- * load stops and each way claims its block once more.  Metrics:
- * <way>_claims, <way>_ok_pct, min_ok_pct, corrupt (stressors that found
- * damage), final_ok (ways that claimed their block after the load),
- * cma_ebusy and cma_enomem (failed cma_alloc() calls by errno, from the
- * cma_alloc_finish tracepoint); "bench: load" lines give p50/p99.
+ * its whole block, holds it --hold ms and frees it, for --secs or until
+ * each way has made --claims claims; then the load stops and each way
+ * claims its block once more.  Metrics: <way>_claims, <way>_ok_pct,
+ * <way>_moved (pages migrated by its claims, /proc/vmstat), min_ok_pct,
+ * corrupt (stressors that found damage or could not run), final_ok (ways
+ * that claimed their block after the load), trace_ebusy and trace_enomem
+ * (failed cma_alloc() calls by errno, from the cma_alloc_finish
+ * tracepoint); "bench: load" lines give p50/p99.  V4L2 claims per frame:
+ * 32 CAPTURE buffers of 3 MiB, 96 MiB of a 128 MiB block, and a REQBUFS
+ * that returns fewer buffers than asked counts as failed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -147,11 +151,24 @@ static int v4l2_reqbufs(struct way *w, uint64_t size)
 		.memory = V4L2_MEMORY_MMAP,
 	};
 
+	uint32_t want;
+
 	if (size) {
 		rb.count = size / w->frame;
 		rb.count = rb.count < 1 ? 1 : rb.count > 32 ? 32 : rb.count;
 	}
-	return ioctl(w->fd, VIDIOC_REQBUFS, &rb) ? -errno : 0;
+	want = rb.count;
+	if (ioctl(w->fd, VIDIOC_REQBUFS, &rb))
+		return -errno;
+	/* vb2 may hand out fewer than asked: that claim fell short */
+	if (rb.count < want) {
+		if (rb.count) {
+			rb.count = 0;
+			ioctl(w->fd, VIDIOC_REQBUFS, &rb);
+		}
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* dmb: take a handle on the node's block, find its debugfs directory */
@@ -658,6 +675,20 @@ static int speed(int argc, char **argv)
 
 #define LOAD_MAX	1024
 
+/* A /proc/vmstat counter, or 0 */
+static long vmstat(const char *key)
+{
+	static char vs[16384];
+	char *p;
+
+	if (file_read_str("/proc/vmstat", vs, sizeof(vs)))
+		return 0;
+	for (p = vs; (p = strstr(p, key)); p++)
+		if ((p == vs || p[-1] == '\n') && p[strlen(key)] == ' ')
+			return atol(p + strlen(key) + 1);
+	return 0;
+}
+
 /* Compaction every 5 s, as a busy box's own compaction would run */
 static int load_compact(size_t unused)
 {
@@ -690,10 +721,10 @@ static void load_trace_causes(void)
 		other += e != -EBUSY && e != -ENOMEM;
 		t_diag("failed: %s", strstr(l, "cma_alloc_finish:"));
 	}
-	t_info("bench: load_causes cma_allocs=%d cma_ebusy=%d cma_enomem=%d cma_other=%d",
+	t_info("bench: load_causes cma_allocs=%d trace_ebusy=%d trace_enomem=%d trace_other=%d",
 	       seen, busy, nomem, other);
-	metric_set("cma_ebusy", busy);
-	metric_set("cma_enomem", nomem);
+	metric_set("trace_ebusy", busy);
+	metric_set("trace_enomem", nomem);
 }
 
 static int load(int argc, char **argv)
@@ -705,6 +736,8 @@ static int load(int argc, char **argv)
 	static double ms[MAX_WAYS][LOAD_MAX];
 	int n[MAX_WAYS] = { 0 }, ok[MAX_WAYS] = { 0 }, ebusy[MAX_WAYS] = { 0 };
 	int enomem[MAX_WAYS] = { 0 }, other[MAX_WAYS] = { 0 };
+	long moved[MAX_WAYS] = { 0 };
+	int claims = (o = opt_get(argc, argv, "claims")) ? atoi(o) : LOAD_MAX;
 	uint64_t bsz[MAX_WAYS];
 	struct way w[MAX_WAYS];
 	struct dmb_range d[16];
@@ -754,13 +787,21 @@ static int load(int argc, char **argv)
 	pids[4] = load_spawn(load_fork, mem / 8);
 	pids[5] = load_spawn(load_compact, 0);
 	sleep(2);
-	/* whole blocks, one way after the other, each held a moment */
-	for (end = now_ms() + secs * 1e3; now_ms() < end; ) {
-		for (i = 0; i < nw && n[i] < LOAD_MAX; i++) {
+	if (claims < 1 || claims > LOAD_MAX)
+		t_bail("bad --claims");
+	/*
+	 * Whole blocks, one way after the other, each held a moment, for
+	 * --secs or until every way has made --claims claims
+	 */
+	for (end = now_ms() + secs * 1e3; now_ms() < end && n[nw - 1] < claims; ) {
+		for (i = 0; i < nw; i++) {
+			long mig = vmstat("pgmigrate_success");
 			double t0 = now_ms();
 			int ret = way_claim(&w[i], bsz[i]);
 
 			ms[i][n[i]++] = now_ms() - t0;
+			/* the block held user pages: the claim moved some */
+			moved[i] += vmstat("pgmigrate_success") - mig;
 			if (!ret) {
 				ok[i]++;
 				usleep(hold * 1000);
@@ -795,9 +836,11 @@ static int load(int argc, char **argv)
 			p50 = ms[i][(n[i] - 1) / 2];
 			p99 = ms[i][(n[i] * 99 + 99) / 100 - 1];
 		}
-		t_info("bench: load way=%s size_mb=%llu n=%d ok=%d ok_pct=%.1f p50_ms=%.1f p99_ms=%.1f ebusy=%d enomem=%d other=%d",
+		t_info("bench: load way=%s size_mb=%llu n=%d ok=%d ok_pct=%.1f p50_ms=%.1f p99_ms=%.1f ebusy=%d enomem=%d other=%d moved=%ld",
 		       w[i].kind, (unsigned long long)bsz[i] >> 20, n[i], ok[i],
-		       pct, p50, p99, ebusy[i], enomem[i], other[i]);
+		       pct, p50, p99, ebusy[i], enomem[i], other[i], moved[i]);
+		snprintf(name, sizeof(name), "%s_moved", w[i].kind);
+		metric_set(name, moved[i]);
 		snprintf(name, sizeof(name), "%s_claims", w[i].kind);
 		metric_set(name, n[i]);
 		snprintf(name, sizeof(name), "%s_ok_pct", w[i].kind);
