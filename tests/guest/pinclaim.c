@@ -700,6 +700,20 @@ static int load_compact(size_t unused)
 	return 0;
 }
 
+static void kmsg_since(int fd, char *buf, size_t len);
+
+/* The kernel's word on each busy failure since @kfd was opened */
+static void load_busy_messages(int kfd)
+{
+	static char kl[1 << 18];
+	char *l, *save;
+
+	kmsg_since(kfd, kl, sizeof(kl));
+	for (l = strtok_r(kl, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		if (strstr(l, "busy attempts"))
+			t_diag("kernel: %s", strchr(l, ';') ? strchr(l, ';') + 1 : l);
+}
+
 /* The failed cma_alloc() calls of the load, each logged, counted by errno */
 static void load_trace_causes(void)
 {
@@ -741,7 +755,7 @@ static int load(int argc, char **argv)
 	uint64_t bsz[MAX_WAYS];
 	struct way w[MAX_WAYS];
 	struct dmb_range d[16];
-	int nw = 0, nd, i, bad, final_ok = 0, min_pct = 100;
+	int nw = 0, nd, i, bad, final_ok = 0, min_pct = 100, kfd;
 	char buf[512], *tok, *save, name[64];
 	pid_t pids[6];
 	double end;
@@ -776,7 +790,10 @@ static int load(int argc, char **argv)
 		nw++;
 	}
 
-	/* what cma_alloc() itself ended each claim with */
+	/* what cma_alloc() itself ended each claim with, and said of it */
+	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kfd >= 0)
+		lseek(kfd, 0, SEEK_END);
 	file_write(TRACE "buffer_size_kb", "4096");
 	file_write(TRACE "trace", "");
 	file_write(TRACE "events/cma/cma_alloc_finish/enable", "1");
@@ -821,6 +838,9 @@ static int load(int argc, char **argv)
 	bad = load_end(pids, 6);
 	file_write(TRACE "events/cma/cma_alloc_finish/enable", "0");
 	load_trace_causes();
+	load_busy_messages(kfd);
+	if (kfd >= 0)
+		close(kfd);
 	/* the load gone, every way claims its whole block at once */
 	for (i = 0; i < nw; i++) {
 		if (!way_claim(&w[i], bsz[i])) {
