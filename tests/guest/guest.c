@@ -919,14 +919,22 @@ int load_memfd(size_t len)
 	return bad ? 1 : 0;
 }
 
+/* @len bytes of private anonymous memory, or NULL */
+static uint32_t *load_anon(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
 int load_madvise(size_t len)
 {
 	uint32_t salt = 400, *p;
 	size_t bad = 0;
 
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
+	p = load_anon(len);
+	if (!p)
 		return 2;
 	while (!load_stop) {
 		load_fill(p, len, salt, 0);
@@ -947,9 +955,8 @@ int load_fork(size_t len)
 	int status;
 	pid_t kid;
 
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
+	p = load_anon(len);
+	if (!p)
 		return 2;
 	while (!load_stop) {
 		load_fill(p, len, salt, 0);

@@ -569,33 +569,27 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int speed(int argc, char **argv)
+/*
+ * Open the ways of @list, "WAY+<dmb>,...", loading their modules; their
+ * blocks' bases and sizes in @base and @bsz.  Returns how many.
+ */
+static int ways_open(const char *list, const char *opt, struct way *w,
+		     uint64_t *base, uint64_t *bsz)
 {
-	const char *list = opt_get(argc, argv, "speed"), *o;
-	int64_t size = (o = opt_get(argc, argv, "size")) ? parse_size(o) : 16 << 20;
-	int occ = (o = opt_get(argc, argv, "occ")) ? atoi(o) : 50;
-	int reps = (o = opt_get(argc, argv, "reps")) ? atoi(o) : 4;
-	struct way w[MAX_WAYS];
-	uint64_t base[MAX_WAYS], bsz[MAX_WAYS];
-	static double ms[MAX_WAYS][64];
-	double occ_min[MAX_WAYS] = { 0 };
-	int nw = 0, n[MAX_WAYS] = { 0 }, err[MAX_WAYS] = { 0 }, i, r, k, nd, ok = 0;
 	struct dmb_range d[16];
 	char buf[512], *tok, *save;
+	int nw = 0, nd = read_dmbs(d, 16), i;
 
-	if (size <= 0 || occ < 0 || occ > 100 || reps < 1 || reps > 64)
-		t_bail("bad --size, --occ or --reps");
-	nd = read_dmbs(d, 16);
 	snprintf(buf, sizeof(buf), "%s", list);
 	for (tok = strtok_r(buf, ",", &save); tok && nw < MAX_WAYS;
 	     tok = strtok_r(NULL, ",", &save)) {
 		char *at = strchr(tok, '+');
 
 		if (!at)
-			t_bail("--speed: %s: expected WAY+<dmb>", tok);
+			t_bail("%s: %s: expected WAY+<dmb>", opt, tok);
 		*at = '\0';
 		if (way_parse(tok, &w[nw]))
-			t_bail("--speed: bad way %s", tok);
+			t_bail("%s: bad way %s", opt, tok);
 		bsz[nw] = 0;
 		for (i = 0; i < nd; i++)
 			if (strstr(d[i].name, at + 1)) {
@@ -614,6 +608,26 @@ static int speed(int argc, char **argv)
 			t_bail("cannot open %s", tok);
 		nw++;
 	}
+	if (!nw)
+		t_bail("%s: no way in", opt);
+	return nw;
+}
+
+static int speed(int argc, char **argv)
+{
+	const char *list = opt_get(argc, argv, "speed"), *o;
+	int64_t size = (o = opt_get(argc, argv, "size")) ? parse_size(o) : 16 << 20;
+	int occ = (o = opt_get(argc, argv, "occ")) ? atoi(o) : 50;
+	int reps = (o = opt_get(argc, argv, "reps")) ? atoi(o) : 4;
+	struct way w[MAX_WAYS];
+	uint64_t base[MAX_WAYS], bsz[MAX_WAYS];
+	static double ms[MAX_WAYS][64];
+	double occ_min[MAX_WAYS] = { 0 };
+	int nw, n[MAX_WAYS] = { 0 }, err[MAX_WAYS] = { 0 }, i, r, k, ok = 0;
+
+	if (size <= 0 || occ < 0 || occ > 100 || reps < 1 || reps > 64)
+		t_bail("bad --size, --occ or --reps");
+	nw = ways_open(list, "--speed", w, base, bsz);
 	fill_to(base, bsz, nw, occ);
 	zones_report("before");
 	for (r = 0; r < reps; r++) {
@@ -752,43 +766,16 @@ static int load(int argc, char **argv)
 	int enomem[MAX_WAYS] = { 0 }, other[MAX_WAYS] = { 0 };
 	long moved[MAX_WAYS] = { 0 };
 	int claims = (o = opt_get(argc, argv, "claims")) ? atoi(o) : LOAD_MAX;
-	uint64_t bsz[MAX_WAYS];
+	uint64_t base[MAX_WAYS], bsz[MAX_WAYS];
 	struct way w[MAX_WAYS];
-	struct dmb_range d[16];
-	int nw = 0, nd, i, bad, final_ok = 0, min_pct = 100, kfd;
-	char buf[512], *tok, *save, name[64];
+	int nw, i, bad, final_ok = 0, min_pct = 100, kfd;
+	char name[64];
 	pid_t pids[6];
 	double end;
 
 	if (secs < 1 || hold < 0 || mem < (4 << 20))
 		t_bail("bad --secs, --hold or --mem");
-	nd = read_dmbs(d, 16);
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (tok = strtok_r(buf, ",", &save); tok && nw < MAX_WAYS;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char *at = strchr(tok, '+');
-
-		if (!at)
-			t_bail("--load: %s: expected WAY+<dmb>", tok);
-		*at = '\0';
-		if (way_parse(tok, &w[nw]))
-			t_bail("--load: bad way %s", tok);
-		bsz[nw] = 0;
-		for (i = 0; i < nd; i++)
-			if (strstr(d[i].name, at + 1))
-				bsz[nw] = d[i].size;
-		if (!bsz[nw])
-			t_bail("no block %s", at + 1);
-		if ((!strcmp(w[nw].kind, "heap") && load_module("dmb_heap")) ||
-		    (!strcmp(w[nw].kind, "dma") && load_module("dma_client")) ||
-		    (!strcmp(w[nw].kind, "v4l2") && load_module("dmb_v4l2dec")) ||
-		    (!strcmp(w[nw].kind, "dmb") &&
-		     (load_module("dmb_alloc") || load_module("dmb_test"))))
-			t_bail("cannot load the modules of %s", tok);
-		if (way_open(&w[nw]))
-			t_bail("cannot open %s", tok);
-		nw++;
-	}
+	nw = ways_open(list, "--load", w, base, bsz);
 
 	/* what cma_alloc() itself ended each claim with, and said of it */
 	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
