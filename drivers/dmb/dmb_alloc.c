@@ -376,6 +376,9 @@ EXPORT_SYMBOL_GPL(dmb_release);
  * @done: completed when the claim has ended, one way or the other
  * @page: its result: the run's first page or an ERR_PTR()
  * @node: in the handle's list of preparations
+ * @state: DMB_PREP_RUNNING, then whichever of DMB_PREP_DONE (the claim
+ *	ended) and DMB_PREP_ABANDONED (cancelled) comes first; the second
+ *	to come gives the run back and frees the prep
  */
 struct dmb_prep {
 	struct dmb_handle *handle;
@@ -387,9 +390,22 @@ struct dmb_prep {
 	struct completion done;
 	struct page *page;
 	struct list_head node;
+	atomic_t state;
 };
 
+enum { DMB_PREP_RUNNING, DMB_PREP_DONE, DMB_PREP_ABANDONED };
+
 static struct workqueue_struct *dmb_prep_wq;
+
+static void dmb_prep_free(struct dmb_prep *prep, bool in_work);
+
+/* An abandoned claim has ended: what it took goes back */
+static void dmb_prep_drop(struct dmb_prep *prep, bool in_work)
+{
+	if (!IS_ERR(prep->page))
+		WARN_ON_ONCE(dmb_release(prep->handle, prep->page, prep->size));
+	dmb_prep_free(prep, in_work);
+}
 
 static void dmb_prep_work(struct work_struct *work)
 {
@@ -401,13 +417,16 @@ static void dmb_prep_work(struct work_struct *work)
 		prep->page = __dmb_alloc(prep->handle, prep->size, prep->align,
 					 prep->gfp, prep->flags, &prep->cancel);
 	complete_all(&prep->done);
+	if (atomic_xchg(&prep->state, DMB_PREP_DONE) == DMB_PREP_ABANDONED)
+		dmb_prep_drop(prep, true);
 }
 
-static void dmb_prep_free(struct dmb_prep *prep)
+static void dmb_prep_free(struct dmb_prep *prep, bool in_work)
 {
 	struct dmb_handle *handle = prep->handle;
 
-	flush_work(&prep->work);
+	if (!in_work)
+		flush_work(&prep->work);
 	spin_lock(&handle->lock);
 	list_del(&prep->node);
 	spin_unlock(&handle->lock);
@@ -457,6 +476,7 @@ struct dmb_prep *dmb_alloc_prepare(struct dmb_handle *handle, size_t size,
 	prep->flags = flags;
 	INIT_WORK(&prep->work, dmb_prep_work);
 	init_completion(&prep->done);
+	atomic_set(&prep->state, DMB_PREP_RUNNING);
 	spin_lock(&handle->lock);
 	list_add(&prep->node, &handle->preps);
 	spin_unlock(&handle->lock);
@@ -479,10 +499,12 @@ EXPORT_SYMBOL_GPL(dmb_alloc_prepared);
 
 /**
  * dmb_alloc_cancel - stop a prepared claim and give back what it took
- * @prep: from dmb_alloc_prepare(); freed
+ * @prep: from dmb_alloc_prepare(); freed, now or when its claim ends
  *
- * A claim not started yet does not start; one under way is waited for
- * (its time is bounded, see cma_alloc_gfp()) and what it took is released.
+ * A claim not started yet does not start.  One under way is not waited
+ * for: it gives back what it took when it ends (its time is bounded, see
+ * cma_alloc_gfp()), so a driver may cancel under a lock its other users
+ * wait for.  A claim that has ended is released at once.
  *
  * Context: process context, may sleep.
  */
@@ -491,10 +513,8 @@ void dmb_alloc_cancel(struct dmb_prep *prep)
 	if (IS_ERR_OR_NULL(prep))
 		return;
 	WRITE_ONCE(prep->cancel, true);
-	wait_for_completion(&prep->done);
-	if (!IS_ERR(prep->page))
-		WARN_ON_ONCE(dmb_release(prep->handle, prep->page, prep->size));
-	dmb_prep_free(prep);
+	if (atomic_xchg(&prep->state, DMB_PREP_ABANDONED) == DMB_PREP_DONE)
+		dmb_prep_drop(prep, false);
 }
 EXPORT_SYMBOL_GPL(dmb_alloc_cancel);
 
@@ -522,7 +542,7 @@ struct page *dmb_alloc_commit(struct dmb_prep *prep)
 		return ERR_PTR(-EINTR);
 	}
 	page = prep->page;
-	dmb_prep_free(prep);
+	dmb_prep_free(prep, false);
 	return page;
 }
 EXPORT_SYMBOL_GPL(dmb_alloc_commit);
@@ -689,8 +709,9 @@ void dmb_handle_put(struct dmb_handle *handle)
 	WRITE_ONCE(handle->dying, !claimed);
 	/* preparations left behind: those not started do not start */
 	list_for_each_entry(prep, &handle->preps, node) {
+		/* those cancelled already are on their way out */
+		preps += !READ_ONCE(prep->cancel);
 		WRITE_ONCE(prep->cancel, true);
-		preps++;
 	}
 	spin_unlock(&handle->lock);
 	if (preps)

@@ -34,7 +34,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
-#include <linux/cma.h>
+#include <linux/dma-buf.h>
+#include <linux/dmb_alloc.h>
 #include <linux/dma-direct.h>
 #include <linux/dma-mapping.h>
 #include <linux/list.h>
@@ -52,6 +53,7 @@
 #include <media/v4l2-ioctl.h>
 #include <media/v4l2-mem2mem.h>
 #include <media/videobuf2-dma-contig.h>
+#include <media/videobuf2-memops.h>
 
 #define DEC_NAME	"dmb_v4l2dec"
 #define DEC_MIN_W	64
@@ -117,16 +119,9 @@ struct dmb_v4l2dec_frame {
  * @pool_base:	the memory-region's first byte (CPU physical address)
  * @pool_size:	its size
  * @live:	in dmb_v4l2dec_live while the instance exists
- * @early:	empties the memory-region in the background (early_claim)
- * @early_expire: gives back what @early took if no REQBUFS came in time
- * @early_lock:	guards @early_pages, @early_count, @early_running and
- *		@early_abandon
- * @early_pages: what @early took of the device's CMA area, or NULL
- * @early_count: pages of @early_pages
- * @early_running: @early is claiming
- * @early_abandon: the claim under way is no longer wanted: @early gives
- *		back what it gets
- * @early_next:	no early claim before this (jiffies)
+ * @handle:	a handle on the memory-region's DMB, for sessions that take
+ *		their buffers with dmb_alloc(); NULL when the region is not a
+ *		DMB
  */
 struct dmb_v4l2dec {
 	struct v4l2_device v4l2_dev;
@@ -140,28 +135,13 @@ struct dmb_v4l2dec {
 	bool rmem;
 	phys_addr_t pool_base, pool_size;
 	struct list_head live;
-	struct work_struct early;
-	struct delayed_work early_expire;
-	spinlock_t early_lock;		/* the early claim's result */
-	struct page *early_pages;
-	unsigned long early_count;
-	bool early_running;
-	bool early_abandon;
-	unsigned long early_next;
+	struct dmb_handle *handle;
 };
 
-static bool early_claim;
-module_param(early_claim, bool, 0644);
-MODULE_PARM_DESC(early_claim,
-		 "empty the memory-region in the background when a decoding session opens, so that REQBUFS finds it free (default off)");
-
-/* How long an early claim waits for REQBUFS */
-#define DEC_EARLY_HOLD		(3 * HZ)
-
-static unsigned int early_interval_ms = 10000;
-module_param(early_interval_ms, uint, 0644);
-MODULE_PARM_DESC(early_interval_ms,
-		 "at most one early claim per device in this time (ms, default 10000)");
+static bool use_dmb_alloc;
+module_param(use_dmb_alloc, bool, 0644);
+MODULE_PARM_DESC(use_dmb_alloc,
+		 "sessions opened from now on take their MMAP buffers from runs claimed with dmb_alloc() instead of through the DMA API (default off)");
 
 /*
  * Instances alive (files may keep one after its unbind): a device is
@@ -192,6 +172,14 @@ static DEFINE_MUTEX(dmb_v4l2dec_live_lock);
  * @drain_kept:	a drain (V4L2_DEC_CMD_STOP) was under way when CAPTURE
  *		stopped for a size change: it goes on once CAPTURE streams
  * @drain_last:	the drain's last OUTPUT buffer then
+ * @dmb:	its MMAP buffers come from runs claimed with dmb_alloc()
+ *		(use_dmb_alloc when it was opened), not through the DMA API
+ * @run:	the run its next buffers are carved from, or NULL
+ * @want:	bytes the REQBUFS or CREATE_BUFS under way still allocates
+ * @prep_lock:	guards @prep and @prep_bytes (the controls have their own
+ *		lock: a control never waits for a REQBUFS)
+ * @prep:	the claim V4L2_CID_DMB_V4L2DEC_PREPARE started, or NULL
+ * @prep_bytes:	its size
  */
 struct dmb_v4l2dec_ctx {
 	struct v4l2_fh fh;
@@ -208,6 +196,12 @@ struct dmb_v4l2dec_ctx {
 	u32 coded_w, coded_h;
 	bool drain_kept;
 	struct vb2_v4l2_buffer *drain_last;
+	bool dmb;
+	struct dmb_v4l2dec_run *run;
+	size_t want;
+	spinlock_t prep_lock;		/* @prep, @prep_bytes */
+	struct dmb_prep *prep;
+	size_t prep_bytes;
 };
 
 static struct dentry *dmb_v4l2dec_root;
@@ -487,39 +481,6 @@ static int dmb_v4l2dec_subscribe_event(struct v4l2_fh *fh,
 	}
 }
 
-static const struct v4l2_ioctl_ops dmb_v4l2dec_ioctl_ops = {
-	.vidioc_querycap		= dmb_v4l2dec_querycap,
-
-	.vidioc_enum_fmt_vid_cap	= dmb_v4l2dec_enum_fmt_cap,
-	.vidioc_g_fmt_vid_cap		= dmb_v4l2dec_g_fmt_cap,
-	.vidioc_try_fmt_vid_cap		= dmb_v4l2dec_try_fmt_cap,
-	.vidioc_s_fmt_vid_cap		= dmb_v4l2dec_s_fmt_cap,
-
-	.vidioc_enum_fmt_vid_out	= dmb_v4l2dec_enum_fmt_out,
-	.vidioc_g_fmt_vid_out		= dmb_v4l2dec_g_fmt_out,
-	.vidioc_try_fmt_vid_out		= dmb_v4l2dec_try_fmt_out,
-	.vidioc_s_fmt_vid_out		= dmb_v4l2dec_s_fmt_out,
-
-	.vidioc_enum_framesizes		= dmb_v4l2dec_enum_framesizes,
-	.vidioc_g_selection		= dmb_v4l2dec_g_selection,
-
-	.vidioc_reqbufs			= v4l2_m2m_ioctl_reqbufs,
-	.vidioc_querybuf		= v4l2_m2m_ioctl_querybuf,
-	.vidioc_qbuf			= v4l2_m2m_ioctl_qbuf,
-	.vidioc_dqbuf			= v4l2_m2m_ioctl_dqbuf,
-	.vidioc_prepare_buf		= v4l2_m2m_ioctl_prepare_buf,
-	.vidioc_create_bufs		= v4l2_m2m_ioctl_create_bufs,
-	.vidioc_expbuf			= v4l2_m2m_ioctl_expbuf,
-	.vidioc_streamon		= v4l2_m2m_ioctl_streamon,
-	.vidioc_streamoff		= v4l2_m2m_ioctl_streamoff,
-
-	.vidioc_try_decoder_cmd		= v4l2_m2m_ioctl_try_decoder_cmd,
-	.vidioc_decoder_cmd		= dmb_v4l2dec_decoder_cmd,
-
-	.vidioc_subscribe_event		= dmb_v4l2dec_subscribe_event,
-	.vidioc_unsubscribe_event	= v4l2_event_unsubscribe,
-};
-
 /* ---- the emulated decode ----------------------------------------------- */
 
 static u32 dmb_v4l2dec_sum(const u8 *p, size_t len)
@@ -706,119 +667,450 @@ static const struct v4l2_m2m_ops dmb_v4l2dec_m2m_ops = {
 	.job_ready	= dmb_v4l2dec_job_ready,
 };
 
-/*
- * The early claim: when the first session opens, the whole memory-region
- * is taken from the device's CMA area in the background, which moves the
- * user pages that live there elsewhere.  The first REQBUFS or CREATE_BUFS
- * of MMAP buffers (queue_setup) waits for what is left of it and gives the
- * region back just before vb2 allocates the buffers there: they find it
- * free unless other allocations take it first.  The last close, or
- * DEC_EARLY_HOLD without REQBUFS, gives it back without waiting (a claim
- * still under way gives back what it gets).  One starts at most every
- * early_interval_ms per device, so an opener that never asks for buffers
- * holds the region for seconds, not for good, and cannot make the kernel
- * migrate it over and over.  A region that cannot be taken whole (a
- * pinned page, buffers exported earlier) is simply not prepared.
- */
-static struct cma *dmb_v4l2dec_cma(struct dmb_v4l2dec *dec)
-{
-#ifdef CONFIG_DMA_CMA
-	return dec->dev->cma_area;	/* its own area: its memory-region */
-#else
-	return NULL;
-#endif
-}
-
-static void dmb_v4l2dec_early_work(struct work_struct *work)
-{
-	struct dmb_v4l2dec *dec = container_of(work, struct dmb_v4l2dec, early);
-	struct cma *cma = dmb_v4l2dec_cma(dec);
-	unsigned long count;
-	struct page *pages;
-
-	if (!IS_ENABLED(CONFIG_DMA_CMA) || !cma)
-		return;
-	spin_lock(&dec->early_lock);
-	dec->early_running = true;
-	dec->early_abandon = false;
-	spin_unlock(&dec->early_lock);
-	/* the area is the memory-region (cma_get_size() is not exported) */
-	count = dec->pool_size >> PAGE_SHIFT;
-	pages = cma_alloc(cma, count, 0, true);
-	if (!pages)
-		dev_info_ratelimited(dec->dev, "early claim: its memory-region could not be emptied whole\n");
-	spin_lock(&dec->early_lock);
-	dec->early_running = false;
-	if (dec->early_abandon) {
-		dec->early_abandon = false;
-		spin_unlock(&dec->early_lock);
-		if (pages)
-			cma_release(cma, pages, count);
-		return;
-	}
-	dec->early_pages = pages;
-	dec->early_count = count;
-	spin_unlock(&dec->early_lock);
-	if (pages)
-		mod_delayed_work(system_wq, &dec->early_expire, DEC_EARLY_HOLD);
-}
-
-/* Give back what the early claim stored, if anything */
-static void dmb_v4l2dec_early_put(struct dmb_v4l2dec *dec)
-{
-	struct page *pages;
-	unsigned long count;
-
-	spin_lock(&dec->early_lock);
-	pages = dec->early_pages;
-	count = dec->early_count;
-	dec->early_pages = NULL;
-	spin_unlock(&dec->early_lock);
-	if (pages)
-		cma_release(dmb_v4l2dec_cma(dec), pages, count);
-}
+/* ---- buffers from dmb_alloc() (use_dmb_alloc) --------------------------- */
 
 /*
- * The early claim is no longer wanted: with @wait, wait for a claim under
- * way first (queue_setup: the buffers are to go where it makes room),
- * else cancel one not started and let one under way give back what it
- * gets; what it stored goes back.
+ * A session opened with use_dmb_alloc takes its MMAP buffers with the
+ * driver API instead of the DMA API: the first buffer of a REQBUFS or
+ * CREATE_BUFS claims one run for all the buffers it asks for (queue_setup
+ * says how many), and the buffers are carved out of the run in turn.  A
+ * run is given back with dmb_release() when its last buffer goes (freed
+ * by vb2, unmapped, its dma-bufs released) and the session no longer
+ * carves from it.  dmb_alloc() zeroes the run and no part of it is carved
+ * twice, so a buffer never shows what the pages held before.
+ *
+ * V4L2_CID_DMB_V4L2DEC_PREPARE lets an application start that claim before
+ * it asks for buffers, as soon as it knows how much it will need (after
+ * parsing the stream's header, say): writing N starts a claim of N MiB in
+ * the background with dmb_alloc_prepare(), writing 0 cancels it.  The next
+ * MMAP REQBUFS or CREATE_BUFS takes the prepared run with
+ * dmb_alloc_commit() if everything it asks for fits, and what is left of
+ * the run serves the following ones (the other queue's); otherwise the
+ * prepared claim is cancelled and the request claims its own run.  Closing
+ * the file cancels it too.  V4L2_CID_DMB_V4L2DEC_PREPARED (read-only,
+ * volatile) says whether a prepared claim has finished migrating.
  */
-static void dmb_v4l2dec_early_end(struct dmb_v4l2dec *dec, bool wait)
+#define V4L2_CID_DMB_V4L2DEC_PREPARE	(V4L2_CID_USER_BASE | 0xf000)
+#define V4L2_CID_DMB_V4L2DEC_PREPARED	(V4L2_CID_USER_BASE | 0xf001)
+
+/**
+ * struct dmb_v4l2dec_run - a run of the block claimed with dmb_alloc()
+ * @dec:	the decoder; referenced until the run goes back
+ * @pages:	its first page
+ * @size:	its bytes
+ * @used:	bytes carved into buffers so far
+ * @refs:	one per buffer carved from it, one while its session carves
+ */
+struct dmb_v4l2dec_run {
+	struct dmb_v4l2dec *dec;
+	struct page *pages;
+	size_t size, used;
+	refcount_t refs;
+};
+
+/**
+ * struct dmb_v4l2dec_buf - an MMAP buffer carved from a run
+ * @run:	the run
+ * @dev:	the device it is mapped for
+ * @page:	its first page
+ * @size:	its bytes (whole pages)
+ * @dma_addr:	its address for the device
+ * @refcount:	vb2's reference, one per mapping and one per dma-buf
+ * @handler:	for vb2_common_vm_ops
+ */
+struct dmb_v4l2dec_buf {
+	struct dmb_v4l2dec_run *run;
+	struct device *dev;
+	struct page *page;
+	size_t size;
+	dma_addr_t dma_addr;
+	refcount_t refcount;
+	struct vb2_vmarea_handler handler;
+};
+
+static void dmb_v4l2dec_run_put(struct dmb_v4l2dec_run *run)
 {
-	if (!IS_ENABLED(CONFIG_DMA_CMA))
+	struct dmb_v4l2dec *dec;
+
+	if (!run || !refcount_dec_and_test(&run->refs))
 		return;
-	if (wait) {
-		flush_work(&dec->early);
-	} else if (!cancel_work(&dec->early)) {
-		spin_lock(&dec->early_lock);
-		if (dec->early_running)
-			dec->early_abandon = true;
-		spin_unlock(&dec->early_lock);
+	dec = run->dec;
+	dmb_release(dec->handle, run->pages, run->size);
+	kfree(run);
+	/* may free the instance, and with it the handle */
+	v4l2_device_put(&dec->v4l2_dev);
+}
+
+/* The session stops carving from its run (vb_mutex held) */
+static void dmb_v4l2dec_run_drop(struct dmb_v4l2dec_ctx *ctx)
+{
+	dmb_v4l2dec_run_put(ctx->run);
+	ctx->run = NULL;
+}
+
+/*
+ * A new run of @size bytes for the session, from its prepared claim when
+ * that is large enough (vb_mutex held)
+ */
+static int dmb_v4l2dec_run_claim(struct dmb_v4l2dec_ctx *ctx, size_t size)
+{
+	struct dmb_v4l2dec *dec = ctx->dec;
+	struct dmb_v4l2dec_run *run;
+	struct dmb_prep *prep;
+	struct page *pages;
+	size_t prep_bytes;
+
+	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	if (!run)
+		return -ENOMEM;
+	spin_lock(&ctx->prep_lock);
+	prep = ctx->prep;
+	prep_bytes = ctx->prep_bytes;
+	ctx->prep = NULL;
+	spin_unlock(&ctx->prep_lock);
+	if (prep && prep_bytes >= size) {
+		size = prep_bytes;
+		pages = dmb_alloc_commit(prep);
+	} else {
+		dmb_alloc_cancel(prep);
+		pages = dmb_alloc(dec->handle, size, 0, GFP_KERNEL | __GFP_NOWARN, 0);
 	}
-	cancel_delayed_work(&dec->early_expire);
-	dmb_v4l2dec_early_put(dec);
+	if (IS_ERR(pages)) {
+		kfree(run);
+		return PTR_ERR(pages);
+	}
+	dmb_v4l2dec_run_drop(ctx);
+	run->dec = dec;
+	run->pages = pages;
+	run->size = size;
+	refcount_set(&run->refs, 1);
+	v4l2_device_get(&dec->v4l2_dev);
+	ctx->run = run;
+	return 0;
 }
 
-/* No REQBUFS in DEC_EARLY_HOLD: what was stored goes back, nothing else */
-static void dmb_v4l2dec_early_expire(struct work_struct *work)
+static void dmb_v4l2dec_buf_release(void *buf_priv)
 {
-	dmb_v4l2dec_early_put(container_of(to_delayed_work(work),
-					   struct dmb_v4l2dec, early_expire));
-}
+	struct dmb_v4l2dec_buf *buf = buf_priv;
 
-/* A first session opens (dec->lock held): start an early claim */
-static void dmb_v4l2dec_early_start(struct dmb_v4l2dec *dec)
-{
-	if (!READ_ONCE(early_claim) || !dmb_v4l2dec_cma(dec) ||
-	    time_before(jiffies, dec->early_next))
+	if (!refcount_dec_and_test(&buf->refcount))
 		return;
-	dec->early_next = jiffies +
-		msecs_to_jiffies(min(READ_ONCE(early_interval_ms), 3600000U));
-	queue_work(system_unbound_wq, &dec->early);
+	dma_unmap_page(buf->dev, buf->dma_addr, buf->size, DMA_BIDIRECTIONAL);
+	dmb_v4l2dec_run_put(buf->run);
+	kfree(buf);
+}
+
+/* vb2 allocates a buffer: carve it from the session's run (vb_mutex held) */
+static void *dmb_v4l2dec_buf_alloc(struct vb2_buffer *vb, struct device *dev,
+				   unsigned long size)
+{
+	struct dmb_v4l2dec_ctx *ctx = vb2_get_drv_priv(vb->vb2_queue);
+	struct dmb_v4l2dec_run *run = ctx->run;
+	struct dmb_v4l2dec_buf *buf;
+	int ret;
+
+	size = PAGE_ALIGN(size);
+	if (!run || run->size - run->used < size) {
+		ret = dmb_v4l2dec_run_claim(ctx, max_t(size_t, ctx->want, size));
+		if (ret)
+			return ERR_PTR(ret);
+		run = ctx->run;
+	}
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	buf->page = nth_page(run->pages, run->used >> PAGE_SHIFT);
+	buf->size = size;
+	buf->dev = dev;
+	/*
+	 * Mapped for the device as it is: a bounce buffer (an address the
+	 * device cannot reach) would defeat the point of the block.
+	 */
+	buf->dma_addr = dma_map_page_attrs(dev, buf->page, 0, size,
+					   DMA_BIDIRECTIONAL,
+					   DMA_ATTR_SKIP_CPU_SYNC);
+	if (dma_mapping_error(dev, buf->dma_addr)) {
+		kfree(buf);
+		return ERR_PTR(-ENOMEM);
+	}
+	if (dma_to_phys(dev, buf->dma_addr) != page_to_phys(buf->page)) {
+		dma_unmap_page(dev, buf->dma_addr, size, DMA_BIDIRECTIONAL);
+		kfree(buf);
+		return ERR_PTR(-ENOMEM);
+	}
+	run->used += size;
+	ctx->want -= min(ctx->want, size);
+	refcount_inc(&run->refs);
+	buf->run = run;
+	refcount_set(&buf->refcount, 1);
+	buf->handler.refcount = &buf->refcount;
+	buf->handler.put = dmb_v4l2dec_buf_release;
+	buf->handler.arg = buf;
+	return buf;
+}
+
+static void *dmb_v4l2dec_buf_vaddr(struct vb2_buffer *vb, void *buf_priv)
+{
+	struct dmb_v4l2dec_buf *buf = buf_priv;
+
+	return page_address(buf->page);
+}
+
+static void *dmb_v4l2dec_buf_cookie(struct vb2_buffer *vb, void *buf_priv)
+{
+	struct dmb_v4l2dec_buf *buf = buf_priv;
+
+	return &buf->dma_addr;
+}
+
+static unsigned int dmb_v4l2dec_buf_num_users(void *buf_priv)
+{
+	struct dmb_v4l2dec_buf *buf = buf_priv;
+
+	return refcount_read(&buf->refcount);
+}
+
+static void dmb_v4l2dec_buf_prepare_mem(void *buf_priv)
+{
+	struct dmb_v4l2dec_buf *buf = buf_priv;
+
+	dma_sync_single_for_device(buf->dev, buf->dma_addr, buf->size,
+				   DMA_BIDIRECTIONAL);
+}
+
+static void dmb_v4l2dec_buf_finish_mem(void *buf_priv)
+{
+	struct dmb_v4l2dec_buf *buf = buf_priv;
+
+	dma_sync_single_for_cpu(buf->dev, buf->dma_addr, buf->size,
+				DMA_BIDIRECTIONAL);
+}
+
+/* Map the buffer, or the part @vma->vm_pgoff and its size say, to userspace */
+static int dmb_v4l2dec_buf_map(struct dmb_v4l2dec_buf *buf,
+			       struct vm_area_struct *vma)
+{
+	unsigned long len = vma->vm_end - vma->vm_start;
+	unsigned long off = vma->vm_pgoff;
+	int ret;
+
+	if (off >= buf->size >> PAGE_SHIFT ||
+	    len > buf->size - (off << PAGE_SHIFT))
+		return -EINVAL;
+	ret = remap_pfn_range(vma, vma->vm_start, page_to_pfn(buf->page) + off,
+			      len, vma->vm_page_prot);
+	if (ret)
+		return ret;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	vma->vm_private_data = &buf->handler;
+	vma->vm_ops = &vb2_common_vm_ops;
+	vma->vm_ops->open(vma);
+	return 0;
+}
+
+static int dmb_v4l2dec_buf_mmap(void *buf_priv, struct vm_area_struct *vma)
+{
+	return dmb_v4l2dec_buf_map(buf_priv, vma);
+}
+
+/* ---- exported as dma-bufs (VIDIOC_EXPBUF) ---- */
+
+static int dmb_v4l2dec_dmabuf_attach(struct dma_buf *dbuf,
+				     struct dma_buf_attachment *attach)
+{
+	struct dmb_v4l2dec_buf *buf = dbuf->priv;
+	struct sg_table *sgt;
+	int ret;
+
+	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL);
+	if (!sgt)
+		return -ENOMEM;
+	ret = sg_alloc_table(sgt, 1, GFP_KERNEL);
+	if (ret) {
+		kfree(sgt);
+		return ret;
+	}
+	sg_set_page(sgt->sgl, buf->page, buf->size, 0);
+	attach->priv = sgt;
+	return 0;
+}
+
+static void dmb_v4l2dec_dmabuf_detach(struct dma_buf *dbuf,
+				      struct dma_buf_attachment *attach)
+{
+	struct sg_table *sgt = attach->priv;
+
+	sg_free_table(sgt);
+	kfree(sgt);
+}
+
+static struct sg_table *
+dmb_v4l2dec_dmabuf_map(struct dma_buf_attachment *attach,
+		       enum dma_data_direction dir)
+{
+	struct sg_table *sgt = attach->priv;
+	int ret;
+
+	ret = dma_map_sgtable(attach->dev, sgt, dir, 0);
+	return ret ? ERR_PTR(ret) : sgt;
+}
+
+static void dmb_v4l2dec_dmabuf_unmap(struct dma_buf_attachment *attach,
+				     struct sg_table *sgt,
+				     enum dma_data_direction dir)
+{
+	dma_unmap_sgtable(attach->dev, sgt, dir, 0);
+}
+
+static void dmb_v4l2dec_dmabuf_release(struct dma_buf *dbuf)
+{
+	dmb_v4l2dec_buf_release(dbuf->priv);
+}
+
+static int dmb_v4l2dec_dmabuf_vmap(struct dma_buf *dbuf, struct iosys_map *map)
+{
+	struct dmb_v4l2dec_buf *buf = dbuf->priv;
+
+	iosys_map_set_vaddr(map, page_address(buf->page));
+	return 0;
+}
+
+static int dmb_v4l2dec_dmabuf_mmap(struct dma_buf *dbuf,
+				   struct vm_area_struct *vma)
+{
+	return dmb_v4l2dec_buf_map(dbuf->priv, vma);
+}
+
+static const struct dma_buf_ops dmb_v4l2dec_dmabuf_ops = {
+	.attach		= dmb_v4l2dec_dmabuf_attach,
+	.detach		= dmb_v4l2dec_dmabuf_detach,
+	.map_dma_buf	= dmb_v4l2dec_dmabuf_map,
+	.unmap_dma_buf	= dmb_v4l2dec_dmabuf_unmap,
+	.vmap		= dmb_v4l2dec_dmabuf_vmap,
+	.mmap		= dmb_v4l2dec_dmabuf_mmap,
+	.release	= dmb_v4l2dec_dmabuf_release,
+};
+
+static struct dma_buf *dmb_v4l2dec_buf_get_dmabuf(struct vb2_buffer *vb,
+						  void *buf_priv,
+						  unsigned long flags)
+{
+	struct dmb_v4l2dec_buf *buf = buf_priv;
+	DEFINE_DMA_BUF_EXPORT_INFO(exp_info);
+	struct dma_buf *dbuf;
+
+	exp_info.ops = &dmb_v4l2dec_dmabuf_ops;
+	exp_info.size = buf->size;
+	exp_info.flags = flags;
+	exp_info.priv = buf;
+	dbuf = dma_buf_export(&exp_info);
+	if (!IS_ERR(dbuf))
+		refcount_inc(&buf->refcount);
+	return dbuf;
+}
+
+static const struct vb2_mem_ops dmb_v4l2dec_memops = {
+	.alloc		= dmb_v4l2dec_buf_alloc,
+	.put		= dmb_v4l2dec_buf_release,
+	.get_dmabuf	= dmb_v4l2dec_buf_get_dmabuf,
+	.prepare	= dmb_v4l2dec_buf_prepare_mem,
+	.finish		= dmb_v4l2dec_buf_finish_mem,
+	.vaddr		= dmb_v4l2dec_buf_vaddr,
+	.cookie		= dmb_v4l2dec_buf_cookie,
+	.num_users	= dmb_v4l2dec_buf_num_users,
+	.mmap		= dmb_v4l2dec_buf_mmap,
+};
+
+/*
+ * Writing the prepare control replaces the session's prepared claim: the
+ * old one is cancelled (dmb_alloc_cancel() does not wait for a claim
+ * under way), a new one starts unless the value is 0.
+ */
+static int dmb_v4l2dec_s_ctrl(struct v4l2_ctrl *ctrl)
+{
+	struct dmb_v4l2dec_ctx *ctx = container_of(ctrl->handler,
+						   struct dmb_v4l2dec_ctx, hdl);
+	size_t bytes = (size_t)ctrl->val << 20;
+	struct dmb_prep *prep = NULL, *old;
+
+	if (ctrl->id != V4L2_CID_DMB_V4L2DEC_PREPARE)
+		return -EINVAL;
+	if (bytes) {
+		prep = dmb_alloc_prepare(ctx->dec->handle, bytes, 0,
+					 GFP_KERNEL | __GFP_NOWARN, 0);
+		if (IS_ERR(prep))
+			return PTR_ERR(prep);
+	}
+	spin_lock(&ctx->prep_lock);
+	old = ctx->prep;
+	ctx->prep = prep;
+	ctx->prep_bytes = bytes;
+	spin_unlock(&ctx->prep_lock);
+	dmb_alloc_cancel(old);
+	return 0;
+}
+
+static int dmb_v4l2dec_g_volatile_ctrl(struct v4l2_ctrl *ctrl)
+{
+	struct dmb_v4l2dec_ctx *ctx = container_of(ctrl->handler,
+						   struct dmb_v4l2dec_ctx, hdl);
+
+	if (ctrl->id != V4L2_CID_DMB_V4L2DEC_PREPARED)
+		return -EINVAL;
+	spin_lock(&ctx->prep_lock);
+	ctrl->val = ctx->prep && dmb_alloc_prepared(ctx->prep);
+	spin_unlock(&ctx->prep_lock);
+	return 0;
+}
+
+static const struct v4l2_ctrl_ops dmb_v4l2dec_ctrl_ops = {
+	.s_ctrl			= dmb_v4l2dec_s_ctrl,
+	.g_volatile_ctrl	= dmb_v4l2dec_g_volatile_ctrl,
+};
+
+/* The session's controls: the minimum CAPTURE count, the prepared claim */
+static int dmb_v4l2dec_ctrls(struct dmb_v4l2dec_ctx *ctx)
+{
+	struct v4l2_ctrl_handler *hdl = &ctx->hdl;
+	struct v4l2_ctrl_config prepare = {
+		.ops	= &dmb_v4l2dec_ctrl_ops,
+		.id	= V4L2_CID_DMB_V4L2DEC_PREPARE,
+		.name	= "Prepare Buffer Memory, MiB",
+		.type	= V4L2_CTRL_TYPE_INTEGER,
+		.max	= dmb_handle_size(ctx->dec->handle) >> 20,
+		.step	= 1,
+		.flags	= V4L2_CTRL_FLAG_EXECUTE_ON_WRITE,
+	};
+	struct v4l2_ctrl_config prepared = {
+		.ops	= &dmb_v4l2dec_ctrl_ops,
+		.id	= V4L2_CID_DMB_V4L2DEC_PREPARED,
+		.name	= "Buffer Memory Prepared",
+		.type	= V4L2_CTRL_TYPE_BOOLEAN,
+		.max	= 1,
+		.step	= 1,
+		.flags	= V4L2_CTRL_FLAG_READ_ONLY | V4L2_CTRL_FLAG_VOLATILE,
+	};
+
+	v4l2_ctrl_handler_init(hdl, 3);
+	/* one decoded frame is enough: nothing is kept for reference */
+	v4l2_ctrl_new_std(hdl, NULL, V4L2_CID_MIN_BUFFERS_FOR_CAPTURE,
+			  1, 1, 1, 1);
+	if (ctx->dmb) {
+		v4l2_ctrl_new_custom(hdl, &prepare, NULL);
+		v4l2_ctrl_new_custom(hdl, &prepared, NULL);
+	}
+	return hdl->error;
 }
 
 /* ---- queues ------------------------------------------------------------- */
+
+/* Both memops give the buffer's dma_addr_t as its cookie */
+static dma_addr_t dmb_v4l2dec_dma_addr(struct vb2_buffer *vb)
+{
+	dma_addr_t *addr = vb2_plane_cookie(vb, 0);
+
+	return addr ? *addr : 0;
+}
 
 static int dmb_v4l2dec_queue_setup(struct vb2_queue *vq,
 				   unsigned int *nbuffers,
@@ -829,20 +1121,21 @@ static int dmb_v4l2dec_queue_setup(struct vb2_queue *vq,
 	unsigned int size = V4L2_TYPE_IS_OUTPUT(vq->type) ?
 			    ctx->out.sizeimage : ctx->cap.sizeimage;
 
-	/* MMAP buffers go where the early claim made room */
-	if (vq->memory == VB2_MEMORY_MMAP)
-		dmb_v4l2dec_early_end(ctx->dec, true);
-
 	/*
 	 * CREATE_BUFS may ask for more than the format needs, never more
 	 * than the largest frame: one opener must not take the whole block
 	 * in one buffer, nor ask the page allocator for an impossible order.
 	 */
-	if (*nplanes)
-		return *nplanes != 1 || sizes[0] < size ||
-		       sizes[0] > DEC_MAX_SIZEIMAGE ? -EINVAL : 0;
-	*nplanes = 1;
-	sizes[0] = size;
+	if (*nplanes) {
+		if (*nplanes != 1 || sizes[0] < size ||
+		    sizes[0] > DEC_MAX_SIZEIMAGE)
+			return -EINVAL;
+	} else {
+		*nplanes = 1;
+		sizes[0] = size;
+	}
+	/* with dmb_alloc(): one run for all the buffers asked for */
+	ctx->want = (size_t)*nbuffers * PAGE_ALIGN(sizes[0]);
 	return 0;
 }
 
@@ -872,7 +1165,7 @@ static int dmb_v4l2dec_buf_init(struct vb2_buffer *vb)
 
 	if (!dec->pool_size || vb->memory != VB2_MEMORY_MMAP)
 		return 0;
-	pa = dma_to_phys(dec->dev, vb2_dma_contig_plane_dma_addr(vb, 0));
+	pa = dma_to_phys(dec->dev, dmb_v4l2dec_dma_addr(vb));
 	if (pa >= dec->pool_base &&
 	    pa - dec->pool_base + vb2_plane_size(vb, 0) <= dec->pool_size)
 		return 0;
@@ -1017,8 +1310,9 @@ static const struct vb2_ops dmb_v4l2dec_qops = {
 
 /*
  * Both queues allocate with vb2_dma_contig_memops on the platform device:
- * dma_alloc_attrs() from its memory-region, the DMB.  Nothing here knows
- * about DMBs.
+ * dma_alloc_attrs() from its memory-region, the DMB, with nothing here
+ * that knows about DMBs; or, in a session opened with use_dmb_alloc, with
+ * dmb_v4l2dec_memops from runs claimed with dmb_alloc().
  */
 static int dmb_v4l2dec_queue_init(void *priv, struct vb2_queue *src_vq,
 				  struct vb2_queue *dst_vq)
@@ -1031,11 +1325,13 @@ static int dmb_v4l2dec_queue_init(void *priv, struct vb2_queue *src_vq,
 	src_vq->type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
 	dst_vq->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	for (i = 0; i < ARRAY_SIZE(qs); i++) {
-		qs[i]->io_modes = VB2_MMAP | VB2_DMABUF;
+		/* buffers of dmb_alloc() are exported, not imported */
+		qs[i]->io_modes = ctx->dmb ? VB2_MMAP : VB2_MMAP | VB2_DMABUF;
 		qs[i]->drv_priv = ctx;
 		qs[i]->buf_struct_size = sizeof(struct v4l2_m2m_buffer);
 		qs[i]->ops = &dmb_v4l2dec_qops;
-		qs[i]->mem_ops = &vb2_dma_contig_memops;
+		qs[i]->mem_ops = ctx->dmb ? &dmb_v4l2dec_memops :
+					    &vb2_dma_contig_memops;
 		qs[i]->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_COPY;
 		qs[i]->lock = &ctx->vb_mutex;
 		qs[i]->dev = ctx->dec->dev;
@@ -1046,6 +1342,68 @@ static int dmb_v4l2dec_queue_init(void *priv, struct vb2_queue *src_vq,
 	}
 	return 0;
 }
+
+/*
+ * With dmb_alloc(), a run no buffer is carved from any more goes back
+ * after the request (queue lock held)
+ */
+static void dmb_v4l2dec_run_idle(struct dmb_v4l2dec_ctx *ctx)
+{
+	ctx->want = 0;
+	if (ctx->run && refcount_read(&ctx->run->refs) == 1)
+		dmb_v4l2dec_run_drop(ctx);
+}
+
+static int dmb_v4l2dec_reqbufs(struct file *file, void *priv,
+			       struct v4l2_requestbuffers *rb)
+{
+	int ret = v4l2_m2m_ioctl_reqbufs(file, priv, rb);
+
+	dmb_v4l2dec_run_idle(file2ctx(file));
+	return ret;
+}
+
+static int dmb_v4l2dec_create_bufs(struct file *file, void *priv,
+				   struct v4l2_create_buffers *create)
+{
+	int ret = v4l2_m2m_ioctl_create_bufs(file, priv, create);
+
+	dmb_v4l2dec_run_idle(file2ctx(file));
+	return ret;
+}
+
+static const struct v4l2_ioctl_ops dmb_v4l2dec_ioctl_ops = {
+	.vidioc_querycap		= dmb_v4l2dec_querycap,
+
+	.vidioc_enum_fmt_vid_cap	= dmb_v4l2dec_enum_fmt_cap,
+	.vidioc_g_fmt_vid_cap		= dmb_v4l2dec_g_fmt_cap,
+	.vidioc_try_fmt_vid_cap		= dmb_v4l2dec_try_fmt_cap,
+	.vidioc_s_fmt_vid_cap		= dmb_v4l2dec_s_fmt_cap,
+
+	.vidioc_enum_fmt_vid_out	= dmb_v4l2dec_enum_fmt_out,
+	.vidioc_g_fmt_vid_out		= dmb_v4l2dec_g_fmt_out,
+	.vidioc_try_fmt_vid_out		= dmb_v4l2dec_try_fmt_out,
+	.vidioc_s_fmt_vid_out		= dmb_v4l2dec_s_fmt_out,
+
+	.vidioc_enum_framesizes		= dmb_v4l2dec_enum_framesizes,
+	.vidioc_g_selection		= dmb_v4l2dec_g_selection,
+
+	.vidioc_reqbufs			= dmb_v4l2dec_reqbufs,
+	.vidioc_querybuf		= v4l2_m2m_ioctl_querybuf,
+	.vidioc_qbuf			= v4l2_m2m_ioctl_qbuf,
+	.vidioc_dqbuf			= v4l2_m2m_ioctl_dqbuf,
+	.vidioc_prepare_buf		= v4l2_m2m_ioctl_prepare_buf,
+	.vidioc_create_bufs		= dmb_v4l2dec_create_bufs,
+	.vidioc_expbuf			= v4l2_m2m_ioctl_expbuf,
+	.vidioc_streamon		= v4l2_m2m_ioctl_streamon,
+	.vidioc_streamoff		= v4l2_m2m_ioctl_streamoff,
+
+	.vidioc_try_decoder_cmd		= v4l2_m2m_ioctl_try_decoder_cmd,
+	.vidioc_decoder_cmd		= dmb_v4l2dec_decoder_cmd,
+
+	.vidioc_subscribe_event		= dmb_v4l2dec_subscribe_event,
+	.vidioc_unsubscribe_event	= v4l2_event_unsubscribe,
+};
 
 /* ---- file operations ---------------------------------------------------- */
 
@@ -1063,18 +1421,15 @@ static int dmb_v4l2dec_open(struct file *file)
 		goto unlock;
 	}
 	ctx->dec = dec;
+	ctx->dmb = READ_ONCE(use_dmb_alloc) && dec->handle;
 	mutex_init(&ctx->vb_mutex);
+	spin_lock_init(&ctx->prep_lock);
 	v4l2_fh_init(&ctx->fh, video_devdata(file));
 	file->private_data = &ctx->fh;
 
-	v4l2_ctrl_handler_init(&ctx->hdl, 1);
-	/* one decoded frame is enough: nothing is kept for reference */
-	v4l2_ctrl_new_std(&ctx->hdl, NULL, V4L2_CID_MIN_BUFFERS_FOR_CAPTURE,
-			  1, 1, 1, 1);
-	if (ctx->hdl.error) {
-		ret = ctx->hdl.error;
+	ret = dmb_v4l2dec_ctrls(ctx);
+	if (ret)
 		goto free_hdl;
-	}
 	ctx->fh.ctrl_handler = &ctx->hdl;
 
 	ctx->out.width = DEC_DEF_W;
@@ -1092,9 +1447,6 @@ static int dmb_v4l2dec_open(struct file *file)
 	}
 	v4l2_fh_add(&ctx->fh);
 	ctx->id = dec->next_id++;
-	/* the first session: its buffers are to come */
-	if (list_empty(&dec->ctxs) && dec->pool_size)
-		dmb_v4l2dec_early_start(dec);
 	list_add_tail(&ctx->node, &dec->ctxs);
 	mutex_unlock(&dec->lock);
 	return 0;
@@ -1116,12 +1468,15 @@ static int dmb_v4l2dec_release(struct file *file)
 
 	mutex_lock(&dec->lock);
 	list_del(&ctx->node);
-	if (list_empty(&dec->ctxs))
-		dmb_v4l2dec_early_end(dec, false);
 	mutex_unlock(&dec->lock);
-	/* frees the buffers: the memory goes back to user pages */
+	/*
+	 * Frees the buffers: the memory goes back to user pages (with
+	 * dmb_alloc(), once the last mapping and dma-buf of a run are gone).
+	 */
 	mutex_lock(&ctx->vb_mutex);
 	v4l2_m2m_ctx_release(ctx->fh.m2m_ctx);
+	dmb_alloc_cancel(ctx->prep);
+	dmb_v4l2dec_run_drop(ctx);
 	mutex_unlock(&ctx->vb_mutex);
 	v4l2_fh_del(&ctx->fh);
 	v4l2_fh_exit(&ctx->fh);
@@ -1154,7 +1509,7 @@ static void dmb_v4l2dec_show_queue(struct seq_file *m,
 
 		if (!vb || q->memory != VB2_MEMORY_MMAP)
 			continue;
-		dma = vb2_dma_contig_plane_dma_addr(vb, 0);
+		dma = dmb_v4l2dec_dma_addr(vb);
 		seq_printf(m, "%u %s %u %pad %lu\n", ctx->id, name, vb->index,
 			   &dma, vb2_plane_size(vb, 0));
 	}
@@ -1193,10 +1548,8 @@ static void dmb_v4l2dec_v4l2_release(struct v4l2_device *v4l2_dev)
 	struct dmb_v4l2dec *dec = container_of(v4l2_dev, struct dmb_v4l2dec,
 					       v4l2_dev);
 
-	/* an early claim still under way or held gives everything back */
-	flush_work(&dec->early);
-	cancel_delayed_work_sync(&dec->early_expire);
-	dmb_v4l2dec_early_end(dec, true);
+	/* no run is left: each holds a reference */
+	dmb_handle_put(dec->handle);
 	v4l2_m2m_release(dec->m2m_dev);
 	if (dec->rmem)
 		of_reserved_mem_device_release(dec->dev);
@@ -1239,10 +1592,6 @@ static int dmb_v4l2dec_probe(struct platform_device *pdev)
 	dec->dev = get_device(dev);
 	mutex_init(&dec->lock);
 	INIT_LIST_HEAD(&dec->ctxs);
-	INIT_WORK(&dec->early, dmb_v4l2dec_early_work);
-	INIT_DELAYED_WORK(&dec->early_expire, dmb_v4l2dec_early_expire);
-	spin_lock_init(&dec->early_lock);
-	dec->early_next = jiffies;
 
 	/*
 	 * The usual pattern: the memory-region is the device's DMA pool.  A
@@ -1265,6 +1614,10 @@ static int dmb_v4l2dec_probe(struct platform_device *pdev)
 			dec->pool_base = rmem->base;
 			dec->pool_size = rmem->size;
 		}
+		/* a DMB: sessions may also claim it with dmb_alloc() */
+		dec->handle = dmb_handle_get(dev, 0);
+		if (IS_ERR(dec->handle))
+			dec->handle = NULL;
 	}
 
 	ret = v4l2_device_register(dev, &dec->v4l2_dev);
@@ -1307,12 +1660,14 @@ static int dmb_v4l2dec_probe(struct platform_device *pdev)
 	dec->dir = debugfs_create_dir(dev_name(dev), dmb_v4l2dec_root);
 	debugfs_create_file("buffers", 0400, dec->dir, dec,
 			    &dmb_v4l2dec_buffers_fops);
-	dev_info(dev, "%s: /dev/%s, buffers from %s\n", label,
+	dev_info(dev, "%s: /dev/%s, buffers from %s%s\n", label,
 		 video_device_node_name(&dec->vfd),
-		 dec->rmem ? "its memory-region" : "the default DMA pool");
+		 dec->rmem ? "its memory-region" : "the default DMA pool",
+		 dec->handle ? ", a DMB (dmb_alloc() too)" : "");
 	return 0;
 
 release_rmem:
+	dmb_handle_put(dec->handle);
 	if (dec->rmem)
 		of_reserved_mem_device_release(dev);
 free_dec:
@@ -1378,4 +1733,5 @@ static void __exit dmb_v4l2dec_exit(void)
 module_exit(dmb_v4l2dec_exit);
 
 MODULE_DESCRIPTION("Sample V4L2 mem2mem decoder with buffers from a Designated Movable Block");
+MODULE_IMPORT_NS(DMA_BUF);
 MODULE_LICENSE("GPL");
