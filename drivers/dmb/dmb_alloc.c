@@ -76,7 +76,9 @@ enum dmb_counter {
  * @kobj: /sys/kernel/mm/dmb_alloc/<name>, owns the handle's memory
  * @debugfs: /sys/kernel/debug/dmb_alloc/<name>
  * @count: counters shown in sysfs, &enum dmb_counter
- * @preps: prepared claims not yet committed or cancelled, under @lock
+ * @preps: prepared claims not yet committed or cancelled, or cancelled and
+ *	still giving their run back, under @lock
+ * @preps_gone: woken when a prepared claim leaves @preps
  */
 struct dmb_handle {
 	struct list_head node;
@@ -93,6 +95,7 @@ struct dmb_handle {
 	struct dentry *debugfs;
 	atomic_long_t count[DMB_NR_COUNTERS];
 	struct list_head preps;
+	wait_queue_head_t preps_gone;
 };
 
 static LIST_HEAD(dmb_handle_list);
@@ -248,6 +251,8 @@ fail:
 	return ERR_PTR(ret);
 }
 
+static bool dmb_preps_cancelled(struct dmb_handle *handle);
+
 /**
  * dmb_alloc - claim a physically contiguous run of a device's block
  * @handle: from dmb_handle_get()
@@ -268,6 +273,10 @@ fail:
  * signal aborts the claim.  On any failure nothing stays claimed and no
  * data is lost.
  *
+ * A claim that fails while prepared claims of the block that were cancelled
+ * are still running waits for them to give their runs back and tries once
+ * more: a cancelled preparation never makes a later claim fail.
+ *
  * The run is zeroed before it is returned, as the DMA API and the CMA heap
  * do: the pages held other processes' data until the migration copied it
  * out.  Only a driver that overwrites every byte of the run before anyone
@@ -283,8 +292,17 @@ fail:
 struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
 		       gfp_t gfp, unsigned int flags)
 {
+	struct page *page;
+
 	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
 		return ERR_PTR(-EINVAL);
+	page = __dmb_alloc(handle, size, align, gfp, flags, NULL);
+	if (!IS_ERR(page) || PTR_ERR(page) == -EINVAL ||
+	    PTR_ERR(page) == -EINTR || !dmb_preps_cancelled(handle))
+		return page;
+	if (wait_event_killable(handle->preps_gone,
+				!dmb_preps_cancelled(handle)))
+		return ERR_PTR(-EINTR);
 	return __dmb_alloc(handle, size, align, gfp, flags, NULL);
 }
 EXPORT_SYMBOL_GPL(dmb_alloc);
@@ -431,7 +449,21 @@ static void dmb_prep_free(struct dmb_prep *prep, bool in_work)
 	list_del(&prep->node);
 	spin_unlock(&handle->lock);
 	kfree(prep);
+	wake_up_all(&handle->preps_gone);
 	kobject_put(&handle->kobj);
+}
+
+/* Is a cancelled prepared claim still on its way out? */
+static bool dmb_preps_cancelled(struct dmb_handle *handle)
+{
+	struct dmb_prep *prep;
+	bool ret = false;
+
+	spin_lock(&handle->lock);
+	list_for_each_entry(prep, &handle->preps, node)
+		ret |= READ_ONCE(prep->cancel);
+	spin_unlock(&handle->lock);
+	return ret;
 }
 
 /**
@@ -590,6 +622,7 @@ static struct dmb_handle *dmb_handle_create(struct dmb_block *dmb, struct device
 	handle->book.count = PHYS_PFN(dmb_size(dmb));
 	INIT_LIST_HEAD(&handle->book.claims);
 	INIT_LIST_HEAD(&handle->preps);
+	init_waitqueue_head(&handle->preps_gone);
 	spin_lock_init(&handle->lock);
 	/* from here the kobject's release frees the handle and puts @dev */
 	handle->dev = get_device(dev);

@@ -686,7 +686,8 @@ static const struct v4l2_m2m_ops dmb_v4l2dec_m2m_ops = {
  * MMAP REQBUFS or CREATE_BUFS takes the prepared run with
  * dmb_alloc_commit() if everything it asks for fits, and what is left of
  * the run serves the following ones (the other queue's); otherwise the
- * prepared claim is cancelled and the request claims its own run.  Closing
+ * prepared claim is cancelled and the request claims its own run, as it
+ * does when the prepared claim failed.  Closing
  * the file cancels it too.  V4L2_CID_DMB_V4L2DEC_PREPARED (read-only,
  * volatile) says whether a prepared claim has finished migrating.
  */
@@ -768,13 +769,17 @@ static int dmb_v4l2dec_run_claim(struct dmb_v4l2dec_ctx *ctx, size_t size)
 	prep_bytes = ctx->prep_bytes;
 	ctx->prep = NULL;
 	spin_unlock(&ctx->prep_lock);
+	pages = ERR_PTR(-ENOENT);
 	if (prep && prep_bytes >= size) {
-		size = prep_bytes;
 		pages = dmb_alloc_commit(prep);
+		if (!IS_ERR(pages))
+			size = prep_bytes;
 	} else {
 		dmb_alloc_cancel(prep);
-		pages = dmb_alloc(dec->handle, size, 0, GFP_KERNEL | __GFP_NOWARN, 0);
 	}
+	/* a prepared claim that failed was only a head start: claim now */
+	if (IS_ERR(pages) && PTR_ERR(pages) != -EINTR)
+		pages = dmb_alloc(dec->handle, size, 0, GFP_KERNEL | __GFP_NOWARN, 0);
 	if (IS_ERR(pages)) {
 		kfree(run);
 		return PTR_ERR(pages);
@@ -1077,7 +1082,6 @@ static int dmb_v4l2dec_ctrls(struct dmb_v4l2dec_ctx *ctx)
 		.id	= V4L2_CID_DMB_V4L2DEC_PREPARE,
 		.name	= "Prepare Buffer Memory, MiB",
 		.type	= V4L2_CTRL_TYPE_INTEGER,
-		.max	= dmb_handle_size(ctx->dec->handle) >> 20,
 		.step	= 1,
 		.flags	= V4L2_CTRL_FLAG_EXECUTE_ON_WRITE,
 	};
@@ -1096,6 +1100,7 @@ static int dmb_v4l2dec_ctrls(struct dmb_v4l2dec_ctx *ctx)
 	v4l2_ctrl_new_std(hdl, NULL, V4L2_CID_MIN_BUFFERS_FOR_CAPTURE,
 			  1, 1, 1, 1);
 	if (ctx->dmb) {
+		prepare.max = dmb_handle_size(ctx->dec->handle) >> 20;
 		v4l2_ctrl_new_custom(hdl, &prepare, NULL);
 		v4l2_ctrl_new_custom(hdl, &prepared, NULL);
 	}

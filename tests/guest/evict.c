@@ -12,6 +12,14 @@
  * then PiP does.  A page evicted from main's block into PiP's free space
  * is moved a second time when PiP starts.
  *
+ * A decoder starts as a player of the V4L2 sample decoder (dmb_v4l2dec)
+ * does in a session that claims with dmb_alloc() (use_dmb_alloc, set for
+ * the run): it asks for its whole block with the prepare control
+ * (V4L2_CID_USER_BASE | 0xf000, in MiB), waits until the prepared claim
+ * has ended (V4L2_CID_USER_BASE | 0xf001, at most 120 s), sets the
+ * OUTPUT format (FWHT, 1920x1088) and asks for one MMAP OUTPUT buffer,
+ * which takes the whole prepared run.
+ *
  * usage: evict [--fill=50] [expectations]
  * Metrics: user_pages (user pages in the two blocks before the starts),
  * migrated (pgmigrate_success during the two starts), migrations_per_page
@@ -28,9 +36,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
-#include <linux/dmb_vdec.h>
+#include <linux/videodev2.h>
 
 #include "guest.h"
 
@@ -52,34 +61,104 @@ static int64_t vmstat(const char *field)
 	return v;
 }
 
+#define USE_DMB "/sys/module/dmb_v4l2dec/parameters/use_dmb_alloc"
+/* dmb_v4l2dec's controls of a session that claims with dmb_alloc() */
+#define CID_PREPARE	(V4L2_CID_USER_BASE | 0xf000)	/* MiB to claim */
+#define CID_PREPARED	(V4L2_CID_USER_BASE | 0xf001)	/* the claim ended */
+#define PREPARE_MS	120000
+
 struct dec {
 	const char *label;
+	char node[64], pdev[128];
 	int fd;
-	struct dmb_vdec_info info;
+	uint64_t base, size;	/* its block */
 };
 
-static void dec_open(struct dec *d)
+/* sessions opened from now on claim through the DMA API again */
+static void use_dmb_off(void)
 {
-	char path[64];
-
-	snprintf(path, sizeof(path), "/dev/dmb-vdec-%s", d->label);
-	d->fd = open(path, O_RDWR | O_CLOEXEC);
-	memset(&d->info, 0, sizeof(d->info));
-	if (d->fd < 0 || ioctl(d->fd, DMB_VDEC_INFO, &d->info) ||
-	    !(d->info.flags & DMB_VDEC_INFO_BASE))
-		t_bail("cannot query %s (root needed for the block's base)", path);
+	file_write(USE_DMB, "N");
 }
 
-/* The whole block, in four buffers, as a player asks for its frames */
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/*
+ * Find the decoder labelled d->label and its block (the DMB its device
+ * holds, "<device>(dma)" in /sys/kernel/debug/dmb/blocks), and open a
+ * session of it, which claims with dmb_alloc()
+ */
+static void dec_open(struct dec *d)
+{
+	struct v4l2_queryctrl q = { .id = CID_PREPARE };
+	struct dmb_range r[MAX_DMBS];
+	size_t len;
+	int n, i;
+
+	if (v4l2_find_decoder(d->label, d->node, sizeof(d->node), d->pdev,
+			      sizeof(d->pdev)))
+		t_bail("no V4L2 decoder labelled %s", d->label);
+	len = strlen(d->pdev);
+	n = read_dmbs(r, MAX_DMBS);
+	for (i = 0; i < n; i++)
+		if (!strncmp(r[i].owner, d->pdev, len) &&
+		    (!r[i].owner[len] || r[i].owner[len] == '(')) {
+			d->base = r[i].base;
+			d->size = r[i].size;
+		}
+	if (!d->size)
+		t_bail("no block held by %s (root needed for /sys/kernel/debug/dmb/blocks)",
+		       d->pdev);
+	d->fd = open(d->node, O_RDWR | O_CLOEXEC);
+	if (d->fd < 0)
+		t_bail("cannot open %s: %s", d->node, strerror(errno));
+	if (ioctl(d->fd, VIDIOC_QUERYCTRL, &q))
+		t_bail("%s (%s): no prepare control, not a session of dmb_alloc(): %s",
+		       d->node, d->label, strerror(errno));
+	if ((uint64_t)q.maximum << 20 < d->size)
+		t_bail("%s: the prepare control stops at %d MiB, the block has %llu",
+		       d->node, q.maximum, (unsigned long long)(d->size >> 20));
+}
+
+/*
+ * The whole block, prepared then taken by one OUTPUT buffer's REQBUFS,
+ * as a player asks for its frames once it knows what the stream needs
+ */
 static int dec_start(struct dec *d)
 {
-	uint64_t sizes[4];
-	struct dmb_vdec_start st = { .count = 4, .sizes_ptr = (uintptr_t)sizes };
-	int i;
+	struct v4l2_control c = { .id = CID_PREPARE, .value = d->size >> 20 };
+	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+	struct v4l2_requestbuffers rb = { .count = 1, .memory = V4L2_MEMORY_MMAP,
+					  .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+	double t0 = now_ms();
 
-	for (i = 0; i < 4; i++)
-		sizes[i] = d->info.dmb_size / 4;
-	return ioctl(d->fd, DMB_VDEC_START, &st) ? -errno : 0;
+	if (ioctl(d->fd, VIDIOC_S_CTRL, &c))
+		return -errno;
+	for (;;) {
+		struct v4l2_control p = { .id = CID_PREPARED };
+
+		if (ioctl(d->fd, VIDIOC_G_CTRL, &p))
+			return -errno;
+		if (p.value)
+			break;
+		if (now_ms() - t0 > PREPARE_MS)
+			return -ETIMEDOUT;
+		usleep(2000);
+	}
+	t_diag("%s: the prepared claim of %llu MiB ended after %.0f ms", d->label,
+	       (unsigned long long)(d->size >> 20), now_ms() - t0);
+	f.fmt.pix.pixelformat = V4L2_PIX_FMT_FWHT;
+	f.fmt.pix.width = 1920;
+	f.fmt.pix.height = 1088;
+	if (ioctl(d->fd, VIDIOC_S_FMT, &f) || ioctl(d->fd, VIDIOC_REQBUFS, &rb))
+		return -errno;
+	/* vb2 says -ENOMEM when no buffer could be allocated */
+	return rb.count == 1 ? 0 : -ENOMEM;
 }
 
 #define PIECE (2UL << 20)
@@ -94,7 +173,7 @@ static int in(uint64_t pfn, const struct dec *d)
 {
 	uint64_t pa = pfn * page_size();
 
-	return pfn && pa >= d->info.dmb_base && pa - d->info.dmb_base < d->info.dmb_size;
+	return pfn && pa >= d->base && pa - d->base < d->size;
 }
 
 static int kept(size_t piece, int fill)
@@ -118,13 +197,17 @@ int main(int argc, char **argv)
 	t_init("evict");
 	if (fill < 1 || fill > 100)
 		t_bail("--fill=%d: want 1 to 100 (percent of the two blocks)", fill);
-	if (load_module("dmb_vdec"))
-		t_bail("cannot load dmb_vdec");
+	if (load_module("dmb_v4l2dec"))
+		t_bail("cannot load dmb_v4l2dec");
+	/* read at open: the sessions below claim with dmb_alloc() */
+	atexit(use_dmb_off);
+	if (file_write(USE_DMB, "Y"))
+		t_bail("cannot write %s", USE_DMB);
 	for (k = 0; k < 2; k++)
 		dec_open(&dec[k]);
 
 	/* both blocks full, and a little more */
-	len = (dec[0].info.dmb_size + dec[1].info.dmb_size) / 100 * 105;
+	len = (dec[0].size + dec[1].size) / 100 * 105;
 	len = len / PIECE * PIECE;
 	map = mmap(NULL, len + PIECE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -170,10 +253,9 @@ int main(int argc, char **argv)
 	t_report("evict: blocks %d%% full: %zu user pages in them, %lld migrations while main then PiP started: %.2f per page; %zu moved twice, %zu chased into PiP's block",
 		 fill, user, (long long)(mig1 - mig0),
 		 user ? (double)(mig1 - mig0) / user : -1.0, twice, chased);
-	for (k = 0; k < 2; k++) {
-		ioctl(dec[k].fd, DMB_VDEC_STOP);
+	/* the buffers and the runs go with the sessions */
+	for (k = 0; k < 2; k++)
 		close(dec[k].fd);
-	}
 	for (i = 0; i < len / 4; i += 64)
 		if (kept(i * 4 / PIECE, fill) && p[i] != word(i) &&
 		    i * 4 / page_size() != last) {

@@ -21,6 +21,8 @@
  *                    decoder labelled <label>, 1920x1088 frames (3 MiB
  *                    each), as many as the size asks for (at least one,
  *                    at most 32): the DMA API through videobuf2
+ *      v4l2dmb:<label> the same in a session that claims with dmb_alloc()
+ *                    (the decoder's use_dmb_alloc, set for its open)
  *      v4l2q:<label> a queue ioctl of another session of that decoder that
  *                    allocates nothing (REQBUFS of 0 CAPTURE buffers), as
  *                    the other way in: does a session wait for another's
@@ -103,6 +105,7 @@ struct way {
 	uint32_t frame;		/* v4l2: bytes of a CAPTURE buffer */
 	double ms;		/* dma: the last claim's time in dma_alloc_attrs() */
 	uint64_t cma_pages;	/* cma: pages claimed, for "free" */
+	int dmb;		/* v4l2: a session of dmb_alloc() (v4l2dmb:) */
 };
 
 static int way_parse(const char *s, struct way *w)
@@ -115,10 +118,16 @@ static int way_parse(const char *s, struct way *w)
 		return -1;
 	memcpy(w->kind, s, c - s);
 	snprintf(w->name, sizeof(w->name), "%s", c + 1);
+	if (!strcmp(w->kind, "v4l2dmb")) {
+		strcpy(w->kind, "v4l2");
+		w->dmb = 1;
+	}
 	return strcmp(w->kind, "heap") && strcmp(w->kind, "dma") &&
 	       strcmp(w->kind, "cma") && strcmp(w->kind, "dmb") && strcmp(w->kind, "v4l2") &&
 	       strcmp(w->kind, "v4l2q") ? -1 : 0;
 }
+
+#define USE_DMB "/sys/module/dmb_v4l2dec/parameters/use_dmb_alloc"
 
 /* v4l2: open the decoder labelled w->name, frames of the largest size */
 static int v4l2_open(struct way *w)
@@ -128,7 +137,10 @@ static int v4l2_open(struct way *w)
 
 	if (v4l2_find_decoder(w->name, node, sizeof(node), pdev, sizeof(pdev)))
 		return -1;
+	if (file_write(USE_DMB, w->dmb ? "Y" : "N"))
+		return -1;
 	w->fd = open(node, O_RDWR | O_CLOEXEC);
+	file_write(USE_DMB, "N");
 	if (w->fd < 0 || ioctl(w->fd, VIDIOC_G_FMT, &f))
 		return -1;
 	f.fmt.pix.width = 1920;

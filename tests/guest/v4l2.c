@@ -54,6 +54,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -1338,7 +1339,7 @@ static int unbind(const char *label, const char *node, const char *pdev)
 	return 0;
 }
 
-/* ---- the early claim (module parameter early_claim) -------------------- */
+/* ---- sessions that claim with dmb_alloc() (use_dmb_alloc) -------------- */
 
 /* ms since an arbitrary point */
 static double now_ms(void)
@@ -1349,134 +1350,605 @@ static double now_ms(void)
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-#define EARLY_PARAM "/sys/module/dmb_v4l2dec/parameters/early_claim"
-#define EARLY_EVERY "/sys/module/dmb_v4l2dec/parameters/early_interval_ms"
+#define PATH_PARAM	"/sys/module/dmb_v4l2dec/parameters/use_dmb_alloc"
+/* the decoder's private controls (drivers/v4l2dec/dmb_v4l2dec.c) */
+#define CID_PREPARE	(V4L2_CID_USER_BASE | 0xf000)
+#define CID_PREPARED	(V4L2_CID_USER_BASE | 0xf001)
 
-/* the early claim off again, also when the check bails out */
-static void early_off(void)
+/* Sessions opened from now on claim with dmb_alloc() (1) or the DMA API */
+static void set_path(int dmb)
 {
-	file_write(EARLY_PARAM, "N");
-	file_write(EARLY_EVERY, "10000");
+	if (file_write(PATH_PARAM, dmb ? "Y" : "N"))
+		t_bail("cannot write %s", PATH_PARAM);
 }
 
-/* Wait until the early claim took the whole block: 1, or 0 after 60 s */
-static int early_wait(struct dec *d, double base)
+static void path_default(void)
+{
+	file_write(PATH_PARAM, "N");
+}
+
+static int ctrl_set(int fd, uint32_t id, int val)
+{
+	struct v4l2_control c = { .id = id, .value = val };
+
+	return xioctl(fd, VIDIOC_S_CTRL, &c);
+}
+
+static int ctrl_get(int fd, uint32_t id)
+{
+	struct v4l2_control c = { .id = id };
+	int ret = xioctl(fd, VIDIOC_G_CTRL, &c);
+
+	return ret ? ret : c.value;
+}
+
+/* Wait until the session's prepared claim has ended: 1, or 0 after 60 s */
+static int prepared_wait(int fd)
 {
 	double t0 = now_ms();
 
-	while (dec_cma_allocated(d) < base + d->size / page_size() &&
-	       now_ms() - t0 < 60000)
-		usleep(1000);
-	return dec_cma_allocated(d) >= base + d->size / page_size();
+	while (ctrl_get(fd, CID_PREPARED) != 1 && now_ms() - t0 < 60000)
+		usleep(2000);
+	return ctrl_get(fd, CID_PREPARED) == 1;
+}
+
+/* Pages of @d's block claimed through dmb_alloc() (its debugfs), -1 */
+static long dec_claimed(const struct dec *d)
+{
+	char path[160], b[512], *p;
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/dmb_alloc/%s/info", d->block);
+	ret = file_read_str(path, b, sizeof(b));
+	if (ret == -ENOENT)
+		return 0;	/* no handle, nothing claimed */
+	if (ret)
+		return -1;
+	p = strstr(b, "claimed: ");
+	return p ? strtol(p + 9, NULL, 10) : -1;
+}
+
+/* dmb_alloc_cancel() gives back a claim under way when it ends: wait */
+static long dec_claimed_settled(const struct dec *d, long want)
+{
+	double t0 = now_ms();
+
+	while (dec_claimed(d) != want && now_ms() - t0 < 20000)
+		usleep(5000);
+	return dec_claimed(d);
+}
+
+static int dec_open(const struct dec *d)
+{
+	int fd = open(d->node, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		t_bail("open %s: %s", d->node, strerror(errno));
+	return fd;
+}
+
+/* S_FMT of OUTPUT (FWHT) at @w x @h: 0 or -errno */
+static int fmt_out(int fd, int w, int h)
+{
+	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+
+	f.fmt.pix.pixelformat = V4L2_PIX_FMT_FWHT;
+	f.fmt.pix.width = w;
+	f.fmt.pix.height = h;
+	return xioctl(fd, VIDIOC_S_FMT, &f);
+}
+
+/* REQBUFS of @count MMAP buffers: how many were allocated, or -errno */
+static int reqbufs(int fd, uint32_t type, int count)
+{
+	struct v4l2_requestbuffers rb = { .count = count, .type = type,
+					  .memory = V4L2_MEMORY_MMAP };
+	int ret = xioctl(fd, VIDIOC_REQBUFS, &rb);
+
+	return ret ? ret : (int)rb.count;
+}
+
+/* User data of fresh base pages, three 256 MiB regions: pages in @d's block */
+static size_t fill_regions(const struct dec *d, uint32_t salt)
+{
+	size_t in = 0, i;
+
+	for (i = 0; i < 3; i++) {
+		if (regions[i].p)
+			munmap(regions[i].p, regions[i].len);
+		if (region_fill(&regions[i], 256 << 20, salt + i, -1))
+			t_bail("cannot fill anonymous memory");
+		in += region_in(&regions[i], d->base, d->size);
+	}
+	return in;
+}
+
+static size_t regions_in(const struct dec *d)
+{
+	size_t in = 0, i;
+
+	for (i = 0; i < 3; i++)
+		in += region_in(&regions[i], d->base, d->size);
+	return in;
+}
+
+static size_t regions_bad(void)
+{
+	size_t bad = 0, i;
+
+	for (i = 0; i < 3; i++)
+		bad += region_bad(&regions[i]);
+	return bad;
 }
 
 /*
- * One session: fill the block with user data, open, (with the early
- * claim) wait until it took the block, then REQBUFS 32 OUTPUT buffers of
- * 1920x1088 and time it.  Returns the REQBUFS time in ms; *@prep_ms the
- * time the early claim took (-1 without it), *@left the user pages in
- * the block once it was prepared.
+ * One session with the block full of user data: REQBUFS 32 OUTPUT buffers
+ * of 1920x1088, timed; with @prep_mib, the claim prepared first and waited
+ * for (*@prep_ms its time, *@left the user pages still in the block then).
+ * Returns the REQBUFS time in ms; the buffers are noted in @d.
  */
-static double early_session(struct dec *d, int early, double *prep_ms,
-			    size_t *left, size_t *before, int *count)
+static double timed_session(struct dec *d, int dmb, int prep_mib, uint32_t salt,
+			    size_t *before, double *prep_ms, size_t *left,
+			    int *count)
 {
-	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
-	struct v4l2_requestbuffers rb = { .count = 32, .memory = V4L2_MEMORY_MMAP,
-					  .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
-	double base = dec_cma_allocated(d), t0, t;
-	size_t i;
+	double t0, t;
 	int fd;
 
-	if (file_write(EARLY_PARAM, early ? "Y" : "N"))
-		t_bail("cannot write %s", EARLY_PARAM);
-	/* user data: the block fills with it (fresh base pages each time) */
-	for (*before = 0, i = 0; i < 3; i++) {
-		if (regions[i].p)
-			munmap(regions[i].p, regions[i].len);
-		if (region_fill(&regions[i], 256 << 20, 0x7000 + i + early * 16, -1))
-			t_bail("cannot fill anonymous memory");
-		*before += region_in(&regions[i], d->base, d->size);
+	set_path(dmb);
+	*before = fill_regions(d, salt);
+	fd = dec_open(d);
+	if (fmt_out(fd, 1920, 1088))
+		t_bail("S_FMT: %s", strerror(errno));
+	*prep_ms = -1;
+	if (prep_mib) {
+		t0 = now_ms();
+		if (ctrl_set(fd, CID_PREPARE, prep_mib))
+			t_bail("cannot prepare %d MiB: %s", prep_mib, strerror(errno));
+		if (prepared_wait(fd))
+			*prep_ms = now_ms() - t0;
+		*left = regions_in(d);
 	}
 	t0 = now_ms();
-	fd = open(d->node, O_RDWR);
-	if (fd < 0)
-		t_bail("open %s: %s", d->node, strerror(errno));
-	*prep_ms = -1;
-	if (early && early_wait(d, base))	/* the block taken whole */
-		*prep_ms = now_ms() - t0;
-	for (*left = 0, i = 0; i < 3; i++)
-		*left += region_in(&regions[i], d->base, d->size);
-	f.fmt.pix.pixelformat = V4L2_PIX_FMT_FWHT;
-	f.fmt.pix.width = 1920;
-	f.fmt.pix.height = 1088;
-	if (xioctl(fd, VIDIOC_S_FMT, &f))
-		t_bail("S_FMT: %s", strerror(errno));
-	t0 = now_ms();
-	if (xioctl(fd, VIDIOC_REQBUFS, &rb))
-		t_bail("REQBUFS: %s", strerror(errno));
+	*count = reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 32);
 	t = now_ms() - t0;
-	*count = rb.count;
 	d->n_bufs = 0;
 	dec_watch(d);
 	close(fd);
 	return t;
 }
 
-/*
- * With early_claim, opening a session empties the block in the
- * background: REQBUFS then finds it free.  Against the same REQBUFS
- * without it, in the same boot (times reported, not judged).
- */
-static int early(void)
+static int dec_outside(const struct dec *d)
 {
-	struct dec *d = &decs[0];
-	double sync_ms, early_ms, prep_ms, dummy;
-	size_t left, before, left_sync, before_sync;
-	int count, count_sync, i, outside = 0;
+	int i, outside = 0;
 
-	atexit(early_off);
-	if (file_write(EARLY_EVERY, "0"))
-		t_bail("cannot write %s", EARLY_EVERY);
-	sync_ms = early_session(d, 0, &dummy, &left_sync, &before_sync, &count_sync);
-	early_ms = early_session(d, 1, &prep_ms, &left, &before, &count);
-	metric_set("held_after_close", dec_cma_held(d));
-	/* a session that never asks for buffers: closed, then forgotten */
-	{
-		double base = dec_cma_allocated(d);
-		int fd = open(d->node, O_RDWR);
-
-		if (fd < 0)
-			t_bail("open %s: %s", d->node, strerror(errno));
-		metric_set("prepared_no_reqbufs", early_wait(d, base));
-		close(fd);
-		metric_set("held_after_close_no_reqbufs", dec_cma_held(d));
-		base = dec_cma_allocated(d);
-		fd = open(d->node, O_RDWR);
-		if (fd < 0)
-			t_bail("open %s: %s", d->node, strerror(errno));
-		metric_set("prepared_open", early_wait(d, base));
-		sleep(4);	/* DEC_EARLY_HOLD is 3 s */
-		metric_set("held_after_hold", dec_cma_held(d));
-		close(fd);
-	}
 	for (i = 0; i < d->n_bufs; i++)
 		outside += d->bufs[i].dma < d->base ||
 			   d->bufs[i].dma + d->bufs[i].len > d->base + d->size;
-	early_off();
+	return outside;
+}
+
+/*
+ * The prepared claim: with the block full of user data, REQBUFS after the
+ * claim was prepared (V4L2_CID_DMB_V4L2DEC_PREPARE, waited for) against a
+ * cold REQBUFS through dmb_alloc() and one through the DMA API, in this
+ * boot; then what cancels a prepared claim and how its run serves the
+ * following requests.
+ */
+static int prepare(void)
+{
+	struct dec *d = &decs[0];
+	/* 32 OUTPUT buffers of 1920x1088: 32 x 766 pages, 96 MiB will do */
+	const long out_pages = 32 * 766;
+	size_t before, before_dmb, before_dma, left = 0, dummy;
+	double cold_ms, dma_ms, prep_ms, prepared_ms, dummy_ms;
+	int count, count_dmb, count_dma, fd, fd2, outside;
+	char path[256];
+
+	atexit(path_default);
+	dma_ms = timed_session(d, 0, 0, 0x7100, &before_dma, &dummy_ms, &dummy, &count_dma);
+	outside = dec_outside(d);
+	cold_ms = timed_session(d, 1, 0, 0x7200, &before_dmb, &dummy_ms, &dummy, &count_dmb);
+	outside += dec_outside(d);
+	metric_set("claimed_after_cold", dec_claimed(d));
+	prepared_ms = timed_session(d, 1, 96, 0x7300, &before, &prep_ms, &left, &count);
+	outside += dec_outside(d);
 	metric_set("user_before", before);
-	metric_set("user_before_sync", before_sync);
+	metric_set("user_before_cold", before_dmb);
+	metric_set("user_before_dma", before_dma);
 	metric_set("prepared", prep_ms >= 0);
-	metric_set("user_left_prepared", left);
+	/* the prepared run, 96 MiB of the block, is emptied of user pages */
+	metric_set("prepared_moved", before - left);
 	metric_set("bufs", count);
-	metric_set("bufs_sync", count_sync);
+	metric_set("bufs_cold", count_dmb);
+	metric_set("bufs_dma", count_dma);
 	metric_set("outside", outside);
+	metric_set("claimed_after_close", dec_claimed_settled(d, 0));
+	metric_set("prepared_ms", prepared_ms);
+	metric_set("cold_ms", cold_ms);
+	metric_set("dma_ms", dma_ms);
+	metric_set("prepared_vs_cold_pct", cold_ms > 0 ? 100 * prepared_ms / cold_ms : -1);
+	metric_set("prepared_vs_dma_pct", dma_ms > 0 ? 100 * prepared_ms / dma_ms : -1);
+	t_report("REQBUFS of 32 x 3 MiB, the block full of user data: DMA API %.1f ms (%zu user pages in the block), dmb_alloc() %.1f ms (%zu), after a prepared claim %.2f ms (%zu; prepared in %.0f ms): %.2f%% of the cold dmb_alloc() one, %.2f%% of the DMA API one",
+		 dma_ms, before_dma, cold_ms, before_dmb, prepared_ms, before,
+		 prep_ms, cold_ms > 0 ? 100 * prepared_ms / cold_ms : -1,
+		 dma_ms > 0 ? 100 * prepared_ms / dma_ms : -1);
+
+	/* what a prepared claim that is not taken leaves: nothing */
+	set_path(1);
+	fd = dec_open(d);
+	metric_set("prepare_close", ctrl_set(fd, CID_PREPARE, 64));
+	usleep(20000);
+	close(fd);
+	metric_set("claimed_after_prepare_close", dec_claimed_settled(d, 0));
+	fd = dec_open(d);
+	metric_set("prepare_zero", ctrl_set(fd, CID_PREPARE, 64) ||
+		   ctrl_set(fd, CID_PREPARE, 0));
+	metric_set("prepared_after_zero", ctrl_get(fd, CID_PREPARED));
+	metric_set("claimed_after_zero", dec_claimed_settled(d, 0));
+	/* a second value replaces the first */
+	metric_set("prepare_replace", ctrl_set(fd, CID_PREPARE, 8) ||
+		   ctrl_set(fd, CID_PREPARE, 16));
+	prepared_wait(fd);
+	metric_set("claimed_replaced", dec_claimed_settled(d, 16 << 8));
+	/* too small for the request: cancelled, the request claims its own */
+	metric_set("prepare_small", ctrl_set(fd, CID_PREPARE, 4));
+	fmt_out(fd, 1920, 1088);
+	metric_set("bufs_small", reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 32));
+	metric_set("claimed_small", dec_claimed_settled(d, out_pages));
+	metric_set("free_small", reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 0));
+	metric_set("claimed_freed", dec_claimed_settled(d, 0));
+	/* larger: one run serves OUTPUT, then CAPTURE, and goes with both */
+	metric_set("prepare_large", ctrl_set(fd, CID_PREPARE, 200));
+	prepared_wait(fd);
+	metric_set("bufs_large_out", reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 32));
+	metric_set("bufs_large_cap", reqbufs(fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, 1));
+	metric_set("claimed_one_run", dec_claimed(d));
+	reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 0);
+	metric_set("claimed_cap_left", dec_claimed(d));
+	reqbufs(fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, 0);
+	metric_set("claimed_both_freed", dec_claimed(d));
+	close(fd);
+	/* a session of the DMA API has no such control */
+	set_path(0);
+	fd = dec_open(d);
+	metric_set("dma_session_prepare", ctrl_set(fd, CID_PREPARE, 4));
+	close(fd);
+	/* unbound while a file prepares: that file gets ENODEV, all returns */
+	set_path(1);
+	fd2 = dec_open(d);
+	metric_set("prepare_unbind", ctrl_set(fd2, CID_PREPARE, 128));
+	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/dmb_v4l2dec/unbind");
+	metric_set("unbind_preparing", file_write(path, d->pdev));
+	metric_set("old_fd_reqbufs", reqbufs(fd2, V4L2_BUF_TYPE_VIDEO_OUTPUT, 2));
+	close(fd2);
+	metric_set("claimed_after_unbind", dec_claimed_settled(d, 0));
+	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/dmb_v4l2dec/bind");
+	metric_set("bind", file_write(path, d->pdev));
+	if (dec_find(d, "main"))
+		t_bail("main is not back after bind");
+	fd = dec_open(d);
+	metric_set("rebound_reqbufs", fmt_out(fd, 640, 480) ? -1 :
+		   reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 2));
+	close(fd);
 	metric_set("held_pages", dec_cma_held(d));
-	for (left = 0, i = 0; i < 3; i++)
-		left += region_bad(&regions[i]);
-	metric_set("corrupt", left);
-	t_report("REQBUFS of 32 x 3 MiB with %zu user pages in the block: %.1f ms; after an early claim at open (%.1f ms, %zu user pages in the block before): %.1f ms (%.2f of it)",
-		 before_sync, sync_ms, prep_ms, before, early_ms,
-		 sync_ms > 0 ? early_ms / sync_ms : 0);
+	metric_set("corrupt", regions_bad());
+	return 0;
+}
+
+/*
+ * No buffer shows what its pages held: stamped user data fills the block,
+ * then every buffer of a REQBUFS is read through mmap() before any QBUF,
+ * and one through a dma-buf (EXPBUF) and its mmap().
+ */
+static int stale(void)
+{
+	const uint32_t stamp = 0x5354414d;	/* "STAM" */
+	struct dec *d = &decs[0];
+	size_t stamped = 0, nonzero = 0, words = 0, ds = 0, dn = 0, j, in = 0;
+	int fd, n, i;
+
+	for (i = 0; i < 3; i++) {
+		size_t k;
+
+		if (region_fill(&regions[i], 256 << 20, 0, -1))
+			t_bail("cannot fill anonymous memory");
+		for (k = 0; k < regions[i].len / 4; k++)
+			((uint32_t *)regions[i].p)[k] = stamp;
+		in += region_in(&regions[i], d->base, d->size);
+	}
+	metric_set("stamped_in_block", in);
+	fd = dec_open(d);
+	fmt_out(fd, 1920, 1088);
+	n = reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 32);
+	metric_set("bufs", n);
+	for (i = 0; i < n; i++) {
+		struct v4l2_buffer b = { .index = i, .type = V4L2_BUF_TYPE_VIDEO_OUTPUT,
+					 .memory = V4L2_MEMORY_MMAP };
+		uint32_t *w;
+
+		if (xioctl(fd, VIDIOC_QUERYBUF, &b))
+			t_bail("QUERYBUF: %s", strerror(errno));
+		/* vb2 maps OUTPUT buffers writable only; nothing is written */
+		w = mmap(NULL, b.length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, b.m.offset);
+		if (w == MAP_FAILED)
+			t_bail("mmap: %s", strerror(errno));
+		for (j = 0; j < b.length / 4; j++) {
+			stamped += w[j] == stamp;
+			nonzero += w[j] != 0;
+		}
+		words += b.length / 4;
+		munmap(w, b.length);
+	}
+	{
+		struct v4l2_exportbuffer e = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT,
+					       .index = n - 1, .flags = O_RDONLY };
+		uint32_t *w;
+
+		metric_set("expbuf", xioctl(fd, VIDIOC_EXPBUF, &e));
+		w = mmap(NULL, 4 << 20 > 3137536 ? 3137536 : 4 << 20, PROT_READ,
+			 MAP_SHARED, e.fd, 0);
+		metric_set("expbuf_mmap", w == MAP_FAILED ? -errno : 0);
+		if (w != MAP_FAILED) {
+			for (j = 0; j < 3137536 / 4; j++) {
+				ds += w[j] == stamp;
+				dn += w[j] != 0;
+			}
+			munmap(w, 3137536);
+		}
+		/* the dma-buf keeps its buffer after the queue lets it go */
+		reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 0);
+		close(fd);
+		metric_set("held_with_dmabuf", dec_cma_held(d) > 0);
+		close(e.fd);
+		metric_set("held_after", dec_cma_held(d));
+	}
+	metric_set("stamped_words", stamped);
+	metric_set("nonzero_words", nonzero);
+	metric_set("expbuf_stamped_words", ds);
+	metric_set("expbuf_nonzero_words", dn);
+	/* the stamped data itself survived the moves */
+	for (in = 0, i = 0; i < 3; i++)
+		for (j = 0; j < regions[i].len / 4; j++)
+			in += ((uint32_t *)regions[i].p)[j] != stamp;
+	metric_set("corrupt", in);
+	t_report("%zu of %zu words of fresh buffers held another process's stamp, %zu were not zero (dma-buf: %zu, %zu)",
+		 stamped, words, nonzero, ds, dn);
+	return 0;
+}
+
+/*
+ * The node's mode decides who opens it: an unprivileged user does not,
+ * unless the mode lets everyone; a file root opened and passed on works;
+ * the report of physical addresses (debugfs) is root's only.
+ */
+static int unpriv(void)
+{
+	struct dec *d = &decs[0];
+	struct stat st;
+	double r[6] = { 0 };
+	int p[2], status = 0, fd;
+	pid_t pid;
+
+	if (stat(d->node, &st))
+		t_bail("stat %s: %s", d->node, strerror(errno));
+	metric_set("node_mode", st.st_mode & 0777);
+	fd = dec_open(d);
+	if (pipe(p))
+		t_bail("pipe");
+	pid = fork();
+	if (!pid) {
+		int nf;
+
+		if (setgid(65534) || setuid(65534) || !getuid())
+			_exit(1);
+		nf = open(d->node, O_RDWR);
+		r[0] = nf < 0 ? -errno : 0;
+		r[1] = fmt_out(fd, 640, 480);
+		r[2] = reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 2);
+		{
+			struct v4l2_buffer b = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT,
+						 .memory = V4L2_MEMORY_MMAP };
+			void *m = MAP_FAILED;
+
+			if (!xioctl(fd, VIDIOC_QUERYBUF, &b))
+				m = mmap(NULL, b.length, PROT_READ | PROT_WRITE,
+					 MAP_SHARED, fd, b.m.offset);
+			r[3] = m == MAP_FAILED ? -errno : 0;
+		}
+		nf = open(d->report, O_RDONLY);
+		r[4] = nf < 0 ? -errno : 0;
+		reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 0);
+		if (write(p[1], r, sizeof(r)) != sizeof(r))
+			_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	if (read(p[0], r, sizeof(r)) != sizeof(r))
+		t_bail("the unprivileged child failed");
+	waitpid(pid, &status, 0);
+	metric_set("unpriv_open", r[0]);
+	metric_set("passed_fd_fmt", r[1]);
+	metric_set("passed_fd_reqbufs", r[2]);
+	metric_set("passed_fd_mmap", r[3]);
+	metric_set("unpriv_report", r[4]);
+	close(fd);
+	/* a node made world-writable opens for anyone */
+	if (chmod(d->node, 0666))
+		t_bail("chmod: %s", strerror(errno));
+	pid = fork();
+	if (!pid) {
+		if (setgid(65534) || setuid(65534) || !getuid())
+			_exit(1);
+		_exit(open(d->node, O_RDWR) < 0 ? 2 : 0);
+	}
+	waitpid(pid, &status, 0);
+	chmod(d->node, st.st_mode & 07777);
+	metric_set("open_0666", WIFEXITED(status) ? -WEXITSTATUS(status) : -99);
+	return 0;
+}
+
+/*
+ * A player killed while its REQBUFS waits behind another session's claim
+ * of the same block (the block full of user data: seconds) dies at once,
+ * long before that claim ends.
+ */
+static int killwait(void)
+{
+	struct dec *d = &decs[0];
+	pid_t claimer, waiter;
+	int status = 0, go[2];
+	double t0, t1;
+
+	set_path(1);
+	metric_set("user_before", fill_regions(d, 0x9abc));
+	if (pipe(go))
+		t_bail("pipe");
+	claimer = fork();
+	if (!claimer) {
+		int fd = dec_open(d);
+
+		/* most of the block: one claim, some room left for the waiter */
+		if (ctrl_set(fd, CID_PREPARE, (d->size >> 20) - 56))
+			_exit(2);
+		close(go[0]);
+		if (write(go[1], "x", 1) != 1)
+			_exit(3);
+		fmt_out(fd, 640, 480);
+		_exit(reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 1) == 1 ? 0 : 1);
+	}
+	close(go[1]);
+	if (read(go[0], &status, 1) != 1)
+		t_bail("the claimer did not start");
+	usleep(30000);
+	waiter = fork();
+	if (!waiter) {
+		int fd = dec_open(d);
+
+		fmt_out(fd, 640, 480);
+		reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 2);
+		_exit(0);
+	}
+	usleep(50000);
+	t0 = now_ms();
+	kill(waiter, SIGKILL);
+	waitpid(waiter, &status, 0);
+	t1 = now_ms();
+	metric_set("waiter_killed", WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	metric_set("kill_to_death_ms", t1 - t0);
+	waitpid(claimer, &status, 0);
+	metric_set("claim_ms_after_kill", now_ms() - t1);
+	/* dead before the claim it waited for ended (see the scenario) */
+	metric_set("died_before_claim_end", now_ms() - t1 > t1 - t0);
+	metric_set("claimer_ok", WIFEXITED(status) && !WEXITSTATUS(status));
+	metric_set("claimed_after", dec_claimed_settled(d, 0));
+	metric_set("corrupt", regions_bad());
+	t_report("a REQBUFS waiting behind a claim died %.1f ms after SIGKILL; the claim went on for %.0f ms",
+		 t1 - t0, now_ms() - t1);
+	return 0;
+}
+
+/* ---- mmaplock: mmap() and page faults while the same process claims ---- */
+
+static volatile int claiming, mmap_in_claim = -1;
+static volatile double fault_gap, mmap_ms = -1, faults_in_claim;
+static volatile double mmap_done, claim_done;
+static int ml_fd, ml_ret;
+static struct v4l2_buffer ml_cap;
+
+static void *claimer(void *arg)
+{
+	(void)arg;
+	claiming = 1;
+	/* most of the block: the CAPTURE buffer's run is in it too */
+	ml_ret = ctrl_set(ml_fd, CID_PREPARE, (decs[0].size >> 20) - 56);
+	if (!ml_ret)
+		ml_ret = reqbufs(ml_fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 1);
+	claim_done = now_ms();
+	claiming = 0;
+	return NULL;
+}
+
+static void *mapper(void *arg)
+{
+	double t0;
+	void *m;
+
+	(void)arg;
+	while (!claiming)
+		;
+	usleep(50000);		/* well inside the claim */
+	t0 = now_ms();
+	/* the CAPTURE buffer of the session whose OUTPUT REQBUFS claims */
+	m = mmap(NULL, ml_cap.length, PROT_READ, MAP_SHARED, ml_fd, ml_cap.m.offset);
+	mmap_done = now_ms();
+	mmap_ms = mmap_done - t0;
+	mmap_in_claim = claiming && m != MAP_FAILED;
+	if (m != MAP_FAILED)
+		munmap(m, ml_cap.length);
+	return NULL;
+}
+
+/* Map, fault and unmap anonymous pages: each takes the mmap_lock */
+static void *faulter(void *arg)
+{
+	double last, t;
+	char *m;
+
+	(void)arg;
+	while (!claiming)
+		;
+	last = now_ms();
+	while (claiming) {
+		m = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m != MAP_FAILED) {
+			m[0] = 1;
+			munmap(m, 4096);
+			faults_in_claim += claiming;
+		}
+		t = now_ms();
+		if (t - last > fault_gap)
+			fault_gap = t - last;
+		last = t;
+	}
+	return NULL;
+}
+
+static int mmaplock(void)
+{
+	struct dec *d = &decs[0];
+	pthread_t t1, t2, t3;
+	double t0;
+
+	set_path(1);
+	ml_fd = dec_open(d);
+	fmt_out(ml_fd, 1920, 1088);
+	if (reqbufs(ml_fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, 1) != 1)
+		t_bail("no CAPTURE buffer");
+	ml_cap.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	ml_cap.memory = V4L2_MEMORY_MMAP;
+	if (xioctl(ml_fd, VIDIOC_QUERYBUF, &ml_cap))
+		t_bail("QUERYBUF: %s", strerror(errno));
+	metric_set("user_before", fill_regions(d, 0x1234));
+	t0 = now_ms();
+	pthread_create(&t2, NULL, mapper, NULL);
+	pthread_create(&t3, NULL, faulter, NULL);
+	pthread_create(&t1, NULL, claimer, NULL);
+	pthread_join(t1, NULL);
+	metric_set("claim_ms", now_ms() - t0);
+	pthread_join(t2, NULL);
+	pthread_join(t3, NULL);
+	metric_set("reqbufs", ml_ret);
+	metric_set("mmap_ms", mmap_ms);
+	metric_set("mmap_in_claim", mmap_in_claim);
+	metric_set("claim_after_mmap_ms", claim_done - mmap_done);
+	metric_set("faults_in_claim", faults_in_claim);
+	metric_set("max_fault_gap_ms", fault_gap);
+	t_report("while a REQBUFS claimed for %.0f ms, mmap() of the session's CAPTURE buffer returned in %.1f ms and the longest page fault gap was %.1f ms",
+		 claim_done - t0, mmap_ms, fault_gap);
+	close(ml_fd);
+	metric_set("claimed_after", dec_claimed_settled(d, 0));
+	metric_set("corrupt", regions_bad());
 	return 0;
 }
 
@@ -1651,19 +2123,36 @@ static int resume(const char *node)
 	return 0;
 }
 
+/*
+ * Load the decoder; sessions opened from now on take their buffers
+ * through the DMA API, or with --path=dmb through dmb_alloc()
+ */
+static void load_path(const char *path)
+{
+	if (load_module("dmb_v4l2dec"))
+		t_bail("cannot load dmb_v4l2dec");
+	set_path(path && !strcmp(path, "dmb"));
+	t_diag("sessions take their buffers %s",
+	       path && !strcmp(path, "dmb") ? "with dmb_alloc()" : "through the DMA API");
+}
+
 int main(int argc, char **argv)
 {
 	const char *test = opt_get(argc, argv, "test");
 	const char *label = opt_get(argc, argv, "label");
+	const char *path = opt_get(argc, argv, "path");
 	char node[64], pdev[128];
 	int ret;
 
 	t_init("v4l2");
+	if (path && strcmp(path, "dma") && strcmp(path, "dmb"))
+		t_bail("--path=dma or --path=dmb, not %s", path);
 	if (test && (!strcmp(test, "playback") || !strcmp(test, "stress") ||
 		     !strcmp(test, "dmabuf") || !strcmp(test, "resize") ||
-		     !strcmp(test, "early"))) {
-		if (load_module("dmb_v4l2dec"))
-			t_bail("cannot load dmb_v4l2dec");
+		     !strcmp(test, "prepare") || !strcmp(test, "stale") ||
+		     !strcmp(test, "unpriv") || !strcmp(test, "killwait") ||
+		     !strcmp(test, "mmaplock"))) {
+		load_path(path);
 		if (!strcmp(test, "playback"))
 			playback(argc, argv);
 		else if (!strcmp(test, "dmabuf"))
@@ -1674,15 +2163,22 @@ int main(int argc, char **argv)
 			t_bail("no decoder labelled main, or it owns no DMB");
 		else if (!strcmp(test, "resize"))
 			resize();
+		else if (!strcmp(test, "prepare"))
+			prepare();
+		else if (!strcmp(test, "stale"))
+			stale();
+		else if (!strcmp(test, "unpriv"))
+			unpriv();
+		else if (!strcmp(test, "killwait"))
+			killwait();
 		else
-			early();
+			mmaplock();
 		check_expectations(argc, argv);
 		return t_finish();
 	}
 	if (!test || !label)
-		t_bail("usage: v4l2 --test=compliance|stream|unbind --label=<label> ..., or --test=playback|stress|dmabuf|resize|early");
-	if (load_module("dmb_v4l2dec"))
-		t_bail("cannot load dmb_v4l2dec");
+		t_bail("usage: v4l2 --test=compliance|stream|unbind --label=<label> ..., or --test=playback|stress|dmabuf|resize|prepare|stale|unpriv|killwait|mmaplock");
+	load_path(path);
 	ret = v4l2_find_decoder(label, node, sizeof(node), pdev, sizeof(pdev));
 	if (ret)
 		t_bail("no decoder labelled %s: %s", label, strerror(-ret));
