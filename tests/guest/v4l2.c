@@ -480,9 +480,45 @@ struct dec {
 	size_t user_in_buffers;
 	struct dbuf bufs[MAX_BUFS];
 	int n_bufs;
+	int dmb;		/* its player claims with dmb_alloc() */
 };
 
 static struct dec decs[2];
+/* players choose their path (d->dmb) as they open the decoder */
+static int mixed_paths;
+static void set_path(int dmb);
+
+/* Wait (up to 10 s) until process @pid has @node open: 0, or -1 */
+static int wait_opened(pid_t pid, const char *node)
+{
+	char dir[64], path[320], link[128];
+	struct dirent *de;
+	int i;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+	for (i = 0; i < 10000; i++) {
+		DIR *dd = opendir(dir);
+		ssize_t n;
+
+		while (dd && (de = readdir(dd))) {
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			n = readlink(path, link, sizeof(link) - 1);
+			if (n > 0) {
+				link[n] = '\0';
+				if (!strcmp(link, node)) {
+					closedir(dd);
+					return 0;
+				}
+			}
+		}
+		if (dd)
+			closedir(dd);
+		else
+			return -1;	/* it exited */
+		usleep(1000);
+	}
+	return -1;
+}
 
 static int dec_find(struct dec *d, const char *label)
 {
@@ -552,6 +588,8 @@ static void dec_play_from(struct dec *d, const char *in, int w, int h,
 	d->n_bufs = 0;
 	d->looked = 0;
 	d->user_in_buffers = 0;
+	if (mixed_paths)
+		set_path(d->dmb);
 	d->pid = fork();
 	if (d->pid < 0)
 		t_bail("fork: %s", strerror(errno));
@@ -567,6 +605,9 @@ static void dec_play_from(struct dec *d, const char *in, int w, int h,
 		execv(av[0], av);
 		_exit(127);
 	}
+	/* the path is read at open: the next player may choose another */
+	if (mixed_paths && wait_opened(d->pid, d->node))
+		t_diag("%s: v4l2-ctl did not open %s", d->label, d->node);
 }
 
 static void dec_play(struct dec *d, const char *in, int w, int h, int nbufs,
@@ -958,6 +999,16 @@ static int playback(int argc, char **argv)
 	if (frames < 1 || frames > MAX_FRAMES || nbufs < 1 || nbufs > 32)
 		t_bail("--frames: 1 to %d, --bufs: 1 to 32", MAX_FRAMES);
 	find_both();
+	/* --pip-path=dmb: PiP's player claims with dmb_alloc(), main's not */
+	o = opt_get(argc, argv, "pip-path");
+	if (o && strcmp(o, "dma") && strcmp(o, "dmb"))
+		t_bail("--pip-path=dma or dmb, not %s", o);
+	if (o) {
+		mixed_paths = 1;
+		decs[1].dmb = !strcmp(o, "dmb");
+		t_report("main's player takes its buffers through the DMA API, PiP's %s",
+			 decs[1].dmb ? "with dmb_alloc()" : "through the DMA API");
+	}
 	if (mount("/dev/vda", "/mnt", "ext4", 0, NULL))
 		t_bail("cannot mount /dev/vda (ext4): %s", strerror(errno));
 
