@@ -1469,6 +1469,22 @@ static long dec_claimed_settled(const struct dec *d, long want)
 	return dec_claimed(d);
 }
 
+/*
+ * Pages of @d's CMA area in use, once that settles (20 s at most): its
+ * bitmap (CMA debugfs "used") counts a claim under way too
+ */
+static double dec_held_settled(const struct dec *d)
+{
+	char path[160], b[32];
+	double t0 = now_ms();
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/cma/%s/used", d->block);
+	while (now_ms() - t0 < 20000 &&
+	       (file_read_str(path, b, sizeof(b)) || atof(b) != 0))
+		usleep(5000);
+	return file_read_str(path, b, sizeof(b)) ? -1 : atof(b);
+}
+
 static int dec_open(const struct dec *d)
 {
 	int fd = open(d->node, O_RDWR | O_CLOEXEC);
@@ -1672,7 +1688,11 @@ static int prepare(void)
 	metric_set("unbind_preparing", file_write(path, d->pdev));
 	metric_set("old_fd_reqbufs", reqbufs(fd2, V4L2_BUF_TYPE_VIDEO_OUTPUT, 2));
 	close(fd2);
-	metric_set("claimed_after_unbind", dec_claimed_settled(d, 0));
+	/*
+	 * The handle went with the instance; a claim still under way ends
+	 * and gives its run back: the block's CMA area says when
+	 */
+	metric_set("claimed_after_unbind", dec_held_settled(d));
 	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/dmb_v4l2dec/bind");
 	metric_set("bind", file_write(path, d->pdev));
 	if (dec_find(d, "main"))
