@@ -251,7 +251,10 @@ fail:
 	return ERR_PTR(ret);
 }
 
-static bool dmb_preps_cancelled(struct dmb_handle *handle);
+static bool dmb_preps_abandoned(struct dmb_handle *handle);
+
+/* How long a claim or the last put waits for cancelled preparations */
+#define DMB_PREP_WAIT_MS	10000
 
 /**
  * dmb_alloc - claim a physically contiguous run of a device's block
@@ -273,9 +276,9 @@ static bool dmb_preps_cancelled(struct dmb_handle *handle);
  * signal aborts the claim.  On any failure nothing stays claimed and no
  * data is lost.
  *
- * A claim that fails while prepared claims of the block that were cancelled
- * are still running waits for them to give their runs back and tries once
- * more: a cancelled preparation never makes a later claim fail.
+ * A claim that finds no free run while prepared claims of the block that
+ * were cancelled are still running waits for them to give their runs back
+ * (at most the bound of one claim) and tries once more.
  *
  * The run is zeroed before it is returned, as the DMA API and the CMA heap
  * do: the pages held other processes' data until the migration copied it
@@ -293,17 +296,19 @@ struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
 		       gfp_t gfp, unsigned int flags)
 {
 	struct page *page;
+	long ret;
 
 	if (WARN_ON_ONCE(IS_ERR_OR_NULL(handle)))
 		return ERR_PTR(-EINVAL);
 	page = __dmb_alloc(handle, size, align, gfp, flags, NULL);
-	if (!IS_ERR(page) || PTR_ERR(page) == -EINVAL ||
-	    PTR_ERR(page) == -EINTR || !dmb_preps_cancelled(handle))
+	if (PTR_ERR_OR_ZERO(page) != -ENOSPC || !dmb_preps_abandoned(handle))
 		return page;
-	if (wait_event_killable(handle->preps_gone,
-				!dmb_preps_cancelled(handle)))
+	ret = wait_event_killable_timeout(handle->preps_gone,
+					  !dmb_preps_abandoned(handle),
+					  msecs_to_jiffies(DMB_PREP_WAIT_MS));
+	if (ret < 0)
 		return ERR_PTR(-EINTR);
-	return __dmb_alloc(handle, size, align, gfp, flags, NULL);
+	return ret ? __dmb_alloc(handle, size, align, gfp, flags, NULL) : page;
 }
 EXPORT_SYMBOL_GPL(dmb_alloc);
 
@@ -453,15 +458,15 @@ static void dmb_prep_free(struct dmb_prep *prep, bool in_work)
 	kobject_put(&handle->kobj);
 }
 
-/* Is a cancelled prepared claim still on its way out? */
-static bool dmb_preps_cancelled(struct dmb_handle *handle)
+/* Is a cancelled prepared claim still running, to give its run back? */
+static bool dmb_preps_abandoned(struct dmb_handle *handle)
 {
 	struct dmb_prep *prep;
 	bool ret = false;
 
 	spin_lock(&handle->lock);
 	list_for_each_entry(prep, &handle->preps, node)
-		ret |= READ_ONCE(prep->cancel);
+		ret |= atomic_read(&prep->state) == DMB_PREP_ABANDONED;
 	spin_unlock(&handle->lock);
 	return ret;
 }
@@ -715,7 +720,9 @@ EXPORT_SYMBOL_GPL(dmb_handle_get_by_name);
  * @handle: from dmb_handle_get(); NULL or an ERR_PTR() is ignored
  *
  * Runs still claimed stay claimed: the device may still use them.  They
- * are reported, and the module stays loaded while they exist.
+ * are reported, and the module stays loaded while they exist.  The last
+ * put waits for cancelled preparations still under way (the bound of one
+ * claim) and cancels those not started.
  *
  * Context: process context, may sleep.
  */
@@ -724,6 +731,7 @@ void dmb_handle_put(struct dmb_handle *handle)
 	unsigned long claimed;
 	struct dmb_prep *prep;
 	unsigned int preps = 0;
+	bool wait = false;
 
 	if (IS_ERR_OR_NULL(handle))
 		return;
@@ -745,6 +753,7 @@ void dmb_handle_put(struct dmb_handle *handle)
 		/* those cancelled already are on their way out */
 		preps += !READ_ONCE(prep->cancel);
 		WRITE_ONCE(prep->cancel, true);
+		wait |= atomic_read(&prep->state) == DMB_PREP_ABANDONED;
 	}
 	spin_unlock(&handle->lock);
 	if (preps)
@@ -753,10 +762,24 @@ void dmb_handle_put(struct dmb_handle *handle)
 	if (claimed)
 		dev_warn(handle->dev, "dmb_alloc: %s: last handle dropped with %lu pages claimed; they stay claimed\n",
 			 handle->name, claimed);
-	else
+	/*
+	 * Cancelled preparations still running end before the device lets
+	 * the block go (their runs would look like its buffers): keep the
+	 * handle's memory while waiting, within the bound of a claim.
+	 */
+	if (wait)
+		kobject_get(&handle->kobj);
+	if (!claimed)
 		dmb_handle_destroy(handle);
 out:
 	mutex_unlock(&dmb_handle_lock);
+	if (!wait)
+		return;
+	if (!wait_event_timeout(handle->preps_gone, !dmb_preps_abandoned(handle),
+				msecs_to_jiffies(DMB_PREP_WAIT_MS)))
+		dev_warn(handle->dev, "dmb_alloc: %s: a cancelled claim is still running\n",
+			 handle->name);
+	kobject_put(&handle->kobj);
 }
 EXPORT_SYMBOL_GPL(dmb_handle_put);
 

@@ -176,10 +176,12 @@ static DEFINE_MUTEX(dmb_v4l2dec_live_lock);
  *		(use_dmb_alloc when it was opened), not through the DMA API
  * @run:	the run its next buffers are carved from, or NULL
  * @want:	bytes the REQBUFS or CREATE_BUFS under way still allocates
- * @prep_lock:	guards @prep and @prep_bytes (the controls have their own
- *		lock: a control never waits for a REQBUFS)
+ * @prep_lock:	guards @prep, @prep_bytes and @prep_until (the controls have
+ *		their own lock: a control never waits for a REQBUFS)
  * @prep:	the claim V4L2_CID_DMB_V4L2DEC_PREPARE started, or NULL
  * @prep_bytes:	its size
+ * @prep_until:	when @prep_expire cancels it if no request took it (jiffies)
+ * @prep_expire: cancels a prepared claim no request took in DEC_PREP_HOLD
  */
 struct dmb_v4l2dec_ctx {
 	struct v4l2_fh fh;
@@ -202,6 +204,8 @@ struct dmb_v4l2dec_ctx {
 	spinlock_t prep_lock;		/* @prep, @prep_bytes */
 	struct dmb_prep *prep;
 	size_t prep_bytes;
+	unsigned long prep_until;
+	struct delayed_work prep_expire;
 };
 
 static struct dentry *dmb_v4l2dec_root;
@@ -689,8 +693,21 @@ static const struct v4l2_m2m_ops dmb_v4l2dec_m2m_ops = {
  * prepared claim is cancelled and the request claims its own run, as it
  * does when the prepared claim failed.  Closing
  * the file cancels it too.  V4L2_CID_DMB_V4L2DEC_PREPARED (read-only,
- * volatile) says whether a prepared claim has finished migrating.
+ * volatile) says whether a prepared claim has finished migrating.  A
+ * prepared claim that no request has taken DEC_PREP_HOLD after it started
+ * is cancelled: an opener that never asks for buffers does not keep the
+ * block.  Each write starts a migration, as each REQBUFS does; the node's
+ * mode decides who may.
+ *
+ * The control IDs are private to this sample, in the range vivid uses for
+ * its own (V4L2_CID_USER_BASE | 0xf000); a real driver would reserve a
+ * range in include/uapi/linux/v4l2-controls.h and document its controls.
+ *
+ * The decode is emulated by the CPU through the kernel mapping, on a
+ * machine (QEMU) whose caches are coherent: the memops' prepare and
+ * finish only show where a real non-coherent device's syncs go.
  */
+#define DEC_PREP_HOLD	(15 * HZ)
 #define V4L2_CID_DMB_V4L2DEC_PREPARE	(V4L2_CID_USER_BASE | 0xf000)
 #define V4L2_CID_DMB_V4L2DEC_PREPARED	(V4L2_CID_USER_BASE | 0xf001)
 
@@ -761,6 +778,9 @@ static int dmb_v4l2dec_run_claim(struct dmb_v4l2dec_ctx *ctx, size_t size)
 	struct page *pages;
 	size_t prep_bytes;
 
+	/* a run with no buffer left goes first: the new one may need it */
+	if (ctx->run && refcount_read(&ctx->run->refs) == 1)
+		dmb_v4l2dec_run_drop(ctx);
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
 	if (!run)
 		return -ENOMEM;
@@ -1050,9 +1070,35 @@ static int dmb_v4l2dec_s_ctrl(struct v4l2_ctrl *ctrl)
 	old = ctx->prep;
 	ctx->prep = prep;
 	ctx->prep_bytes = bytes;
+	ctx->prep_until = jiffies + DEC_PREP_HOLD;
 	spin_unlock(&ctx->prep_lock);
 	dmb_alloc_cancel(old);
+	if (prep)
+		mod_delayed_work(system_wq, &ctx->prep_expire, DEC_PREP_HOLD);
 	return 0;
+}
+
+/* No request took the prepared claim in time: it goes */
+static void dmb_v4l2dec_prep_expire(struct work_struct *work)
+{
+	struct dmb_v4l2dec_ctx *ctx = container_of(to_delayed_work(work),
+						   struct dmb_v4l2dec_ctx,
+						   prep_expire);
+	struct dmb_prep *prep = NULL;
+	long left = 0;
+
+	spin_lock(&ctx->prep_lock);
+	if (ctx->prep) {
+		left = (long)(ctx->prep_until - jiffies);
+		if (left <= 0) {
+			prep = ctx->prep;
+			ctx->prep = NULL;
+		}
+	}
+	spin_unlock(&ctx->prep_lock);
+	if (left > 0)	/* a newer one: its own time */
+		mod_delayed_work(system_wq, &ctx->prep_expire, left);
+	dmb_alloc_cancel(prep);
 }
 
 static int dmb_v4l2dec_g_volatile_ctrl(struct v4l2_ctrl *ctrl)
@@ -1427,8 +1473,11 @@ static int dmb_v4l2dec_open(struct file *file)
 	}
 	ctx->dec = dec;
 	ctx->dmb = READ_ONCE(use_dmb_alloc) && dec->handle;
+	if (READ_ONCE(use_dmb_alloc) && !dec->handle)
+		dev_info_ratelimited(dec->dev, "use_dmb_alloc: the memory-region is not a DMB: buffers through the DMA API\n");
 	mutex_init(&ctx->vb_mutex);
 	spin_lock_init(&ctx->prep_lock);
+	INIT_DELAYED_WORK(&ctx->prep_expire, dmb_v4l2dec_prep_expire);
 	v4l2_fh_init(&ctx->fh, video_devdata(file));
 	file->private_data = &ctx->fh;
 
@@ -1478,6 +1527,7 @@ static int dmb_v4l2dec_release(struct file *file)
 	 * Frees the buffers: the memory goes back to user pages (with
 	 * dmb_alloc(), once the last mapping and dma-buf of a run are gone).
 	 */
+	cancel_delayed_work_sync(&ctx->prep_expire);
 	mutex_lock(&ctx->vb_mutex);
 	v4l2_m2m_ctx_release(ctx->fh.m2m_ctx);
 	dmb_alloc_cancel(ctx->prep);

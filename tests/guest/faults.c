@@ -399,7 +399,14 @@ static int op_session(void)
 
 static int op_bind(void)
 {
-	return rebind();
+	int ret = rebind();
+
+	/*
+	 * The driver core's device_add() says EINVAL when dev_set_name()
+	 * could not allocate the name (a video device's, in
+	 * __video_register_device()): a failed allocation, as ENOMEM
+	 */
+	return ret == -EINVAL ? -ENOMEM : ret;
 }
 
 /* A failed bind leaves the decoder unbound: bind it for the next round */

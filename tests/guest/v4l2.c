@@ -1554,9 +1554,9 @@ static size_t regions_bad(void)
  * for (*@prep_ms its time, *@left the user pages still in the block then).
  * Returns the REQBUFS time in ms; the buffers are noted in @d.
  */
-static double timed_session(struct dec *d, int dmb, int prep_mib, uint32_t salt,
-			    size_t *before, double *prep_ms, size_t *left,
-			    int *count)
+static double timed_session(struct dec *d, int dmb, int prep_mib, int wait,
+			    uint32_t salt, size_t *before, double *prep_ms,
+			    size_t *left, int *count)
 {
 	double t0, t;
 	int fd;
@@ -1571,7 +1571,7 @@ static double timed_session(struct dec *d, int dmb, int prep_mib, uint32_t salt,
 		t0 = now_ms();
 		if (ctrl_set(fd, CID_PREPARE, prep_mib))
 			t_bail("cannot prepare %d MiB: %s", prep_mib, strerror(errno));
-		if (prepared_wait(fd))
+		if (wait && prepared_wait(fd))
 			*prep_ms = now_ms() - t0;
 		*left = regions_in(d);
 	}
@@ -1607,18 +1607,23 @@ static int prepare(void)
 	/* 32 OUTPUT buffers of 1920x1088: 32 x 766 pages, 96 MiB will do */
 	const long out_pages = 32 * 766;
 	size_t before, before_dmb, before_dma, left = 0, dummy;
-	double cold_ms, dma_ms, prep_ms, prepared_ms, dummy_ms;
-	int count, count_dmb, count_dma, fd, fd2, outside;
+	double cold_ms, dma_ms, prep_ms, prepared_ms, dummy_ms, nowait_ms;
+	int count, count_dmb, count_dma, count_nowait, fd, fd2, outside;
 	char path[256];
 
 	atexit(path_default);
-	dma_ms = timed_session(d, 0, 0, 0x7100, &before_dma, &dummy_ms, &dummy, &count_dma);
+	dma_ms = timed_session(d, 0, 0, 0, 0x7100, &before_dma, &dummy_ms, &dummy, &count_dma);
 	outside = dec_outside(d);
-	cold_ms = timed_session(d, 1, 0, 0x7200, &before_dmb, &dummy_ms, &dummy, &count_dmb);
+	cold_ms = timed_session(d, 1, 0, 0, 0x7200, &before_dmb, &dummy_ms, &dummy, &count_dmb);
 	outside += dec_outside(d);
 	metric_set("claimed_after_cold", dec_claimed(d));
-	prepared_ms = timed_session(d, 1, 96, 0x7300, &before, &prep_ms, &left, &count);
+	prepared_ms = timed_session(d, 1, 96, 1, 0x7300, &before, &prep_ms, &left, &count);
 	outside += dec_outside(d);
+	/* an application that asks for its buffers right after preparing */
+	nowait_ms = timed_session(d, 1, 96, 0, 0x7400, &dummy, &dummy_ms, &dummy, &count_nowait);
+	outside += dec_outside(d);
+	metric_set("bufs_nowait", count_nowait);
+	metric_set("nowait_ms", nowait_ms);
 	metric_set("user_before", before);
 	metric_set("user_before_cold", before_dmb);
 	metric_set("user_before_dma", before_dma);
@@ -1635,10 +1640,11 @@ static int prepare(void)
 	metric_set("dma_ms", dma_ms);
 	metric_set("prepared_vs_cold_pct", cold_ms > 0 ? 100 * prepared_ms / cold_ms : -1);
 	metric_set("prepared_vs_dma_pct", dma_ms > 0 ? 100 * prepared_ms / dma_ms : -1);
-	t_report("REQBUFS of 32 x 3 MiB, the block full of user data: DMA API %.1f ms (%zu user pages in the block), dmb_alloc() %.1f ms (%zu), after a prepared claim %.2f ms (%zu; prepared in %.0f ms): %.2f%% of the cold dmb_alloc() one, %.2f%% of the DMA API one",
+	t_report("REQBUFS of 32 x 3 MiB, the block full of user data: DMA API %.1f ms (%zu user pages in the block), dmb_alloc() %.1f ms (%zu), after a prepared claim %.2f ms (%zu; prepared in %.0f ms): %.2f%% of the cold dmb_alloc() one, %.2f%% of the DMA API one; REQBUFS right after the prepare control %.1f ms (%.1f%% of the cold one)",
 		 dma_ms, before_dma, cold_ms, before_dmb, prepared_ms, before,
 		 prep_ms, cold_ms > 0 ? 100 * prepared_ms / cold_ms : -1,
-		 dma_ms > 0 ? 100 * prepared_ms / dma_ms : -1);
+		 dma_ms > 0 ? 100 * prepared_ms / dma_ms : -1, nowait_ms,
+		 cold_ms > 0 ? 100 * nowait_ms / cold_ms : -1);
 
 	/* what a prepared claim that is not taken leaves: nothing */
 	set_path(1);
@@ -1693,6 +1699,16 @@ static int prepare(void)
 	 * and gives its run back: the block's CMA area says when
 	 */
 	metric_set("claimed_after_unbind", dec_held_settled(d));
+	/* and nobody holds the block any more: another device could take it */
+	{
+		struct dmb_range r[MAX_DMBS];
+		int n = read_dmbs(r, MAX_DMBS), i, none = -1;
+
+		for (i = 0; i < n; i++)
+			if (r[i].base == d->base)
+				none = !strcmp(r[i].owner, "-");
+		metric_set("unheld_after_unbind", none);
+	}
 	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/dmb_v4l2dec/bind");
 	metric_set("bind", file_write(path, d->pdev));
 	if (dec_find(d, "main"))
