@@ -10,6 +10,7 @@
 #                       board's DMBs (STRICT=1: every dt-schema problem fatal)
 #   make bench          DMB against CMA and a carve-out (build/bench/)
 #   make stress         the long stress runs (tests/stress/, hours)
+#   make docs           the documents in docs/ as HTML (build/docs/)
 #   make scenario S=x   boot and check one scenario (tests/scenarios/x.scn)
 #   make boot S=x       boot a scenario's machine interactively
 #   make kernel-<cfg>   build the kernel flavour configs/<cfg>.config
@@ -30,7 +31,7 @@ GUEST_BINS := $(B)/guest/init $(B)/guest/dmb-guest
 BOARDS := $(patsubst dts/%.dts,%,$(wildcard dts/*.dts))
 DTBS := $(addprefix $(B)/dtb/,$(addsuffix .dtb,$(BOARDS)))
 
-.PHONY: FORCE all deps prepare dtbs guest test check check-dts demo bench stress scenario boot clean help
+.PHONY: FORCE all deps prepare dtbs guest test check check-dts demo bench docs stress scenario boot clean help
 .DEFAULT_GOAL := help
 
 help:
@@ -122,17 +123,17 @@ $(B)/initramfs/mm-selftests.cpio: $(B)/mm-selftests/initramfs.list $(B)/gen_init
 	@mkdir -p $(B)/initramfs
 	$(B)/gen_init_cpio $< > $@
 
-# Debian's busybox and the README's on-board commands, for the boots whose
+# Debian's busybox and docs/adopting.rst's on-board commands, for the boots whose
 # check runs them (tests/guest/readme.c; run-scenario.sh appends it)
 README_BLOCKS := onboard
-$(B)/initramfs/readme.cpio: $(B)/v4l-utils/initramfs.list README.md scripts/readme-block.sh $(B)/gen_init_cpio
+$(B)/initramfs/readme.cpio: $(B)/v4l-utils/initramfs.list docs/adopting.rst scripts/readme-block.sh $(B)/gen_init_cpio
 	@mkdir -p $(B)/initramfs/readme
 	@{ cat $(B)/v4l-utils/busybox.list; \
 	   echo "dir /etc 0755 0 0"; echo "dir /etc/readme 0755 0 0"; \
 	   for b in $(README_BLOCKS); do \
 		sh scripts/readme-block.sh $$b > $(B)/initramfs/readme/$$b.sh; \
 		test -s $(B)/initramfs/readme/$$b.sh || \
-			{ echo "README.md has no '<!-- tested: $$b -->' block" >&2; exit 1; }; \
+			{ echo "docs/adopting.rst has no '.. tested: $$b' block" >&2; exit 1; }; \
 		echo "file /etc/readme/$$b.sh $(TOP)/$(B)/initramfs/readme/$$b.sh 0644 0 0"; \
 	   done; } > $(B)/initramfs/readme.list
 	$(B)/gen_init_cpio $(B)/initramfs/readme.list > $@
@@ -158,6 +159,9 @@ demo:
 
 bench:
 	@sh scripts/bench.sh
+
+docs: deps prepare
+	@sh scripts/docs.sh
 
 stress:
 	@SCENARIO_FILES="$(wildcard tests/stress/*.scn)" sh scripts/test.sh

@@ -7,7 +7,7 @@ set -eu
 PKGS="linux-source-6.12 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 qemu-system-arm qemu-efi-aarch64 device-tree-compiler dt-schema
 flex bison bc libssl-dev libelf-dev sparse ccache cpio kmod
-e2fsprogs gnuplot-nox liburcu-dev make git python3 python3-ply python3-git xz-utils perl"
+e2fsprogs gnuplot-nox liburcu-dev make git python3 python3-ply python3-git python3-sphinx xz-utils perl"
 
 missing=
 for p in $PKGS; do

@@ -105,7 +105,7 @@ case $SC_CHECKS in
 	;;
 esac
 
-# Busybox and the README's commands only where a check runs them
+# Busybox and docs/adopting.rst's commands only where a check runs them
 if printf '%s\n' "$SC_CHECKS" | grep -q '^readme '; then
 	[ -f "$TOP/build/initramfs/readme.cpio" ] ||
 		{ echo "run-scenario: error: build/initramfs/readme.cpio missing: run make guest" >&2; exit 2; }

@@ -115,6 +115,7 @@ est() {
 		echo "$(est dt-bindings) dt-bindings test host tests/bindings/run.sh"
 		echo "$(est check-dts) check-dts test host tests/host/check-dts.sh"
 		echo "$(est adopt) adopt test host tests/host/adopt.sh"
+		echo "$(est docs) docs test host tests/host/docs.sh"
 	fi
 	[ $bench = 0 ] || echo "$(est bench-small) bench-small test bench -"
 	# (load_scenario uses $f itself)

@@ -7,7 +7,7 @@
 # they need (followed through DT_NEEDED) and the dynamic loader into the
 # initramfs.  With them busybox-static, in build/v4l-utils/busybox.list
 # (the Makefile packs it into build/initramfs/readme.cpio): the guest's
-# `readme` check runs the README's on-board commands (insmod, cat, grep,
+# `readme` check runs docs/adopting.rst's on-board commands (insmod, cat, grep,
 # dmesg) as typed, with busybox's sh and applets.
 #
 # The suite is trixie (Debian 13, whose kernel is 6.12): bookworm's

@@ -26,10 +26,12 @@ void dmb_handle_put(struct dmb_handle *handle);
 phys_addr_t dmb_handle_base(const struct dmb_handle *handle);
 phys_addr_t dmb_handle_size(const struct dmb_handle *handle);
 
-/*
- * dmb_alloc() flags.  DMB_ALLOC_NOZERO: do not zero the run; only for a
- * driver that overwrites every byte before its device or userspace reads
- * any (the run otherwise shows data of other processes).
+/**
+ * DMB_ALLOC_NOZERO - flag of dmb_alloc(): do not zero the run
+ *
+ * Only for a driver that overwrites every byte of the run before its
+ * device or userspace can read any: the run otherwise shows data of other
+ * processes.
  */
 #define DMB_ALLOC_NOZERO	0x1u
 
@@ -37,11 +39,14 @@ struct page *dmb_alloc(struct dmb_handle *handle, size_t size, size_t align,
 		       gfp_t gfp, unsigned int flags);
 int dmb_release(struct dmb_handle *handle, struct page *pages, size_t size);
 
-/*
+/**
+ * DOC: prepared claims
+ *
  * A claim started early and taken later: dmb_alloc_prepare() starts
  * migrating in the background, dmb_alloc_commit() waits for what is left
  * and returns dmb_alloc()'s result, dmb_alloc_cancel() stops it and gives
- * back what it took.  Each prepared claim is committed or cancelled once.
+ * back what it took (a claim under way gives its run back when it ends).
+ * Each prepared claim is committed or cancelled once.
  */
 struct dmb_prep;
 

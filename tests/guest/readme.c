@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * readme: run a block of the README's shell commands as a user types them
- * on the board, with Debian's busybox (sh, insmod, cat, grep, dmesg), and
- * check that what they print is what the README says it shows.  The host
- * puts the block, taken from README.md by scripts/readme-block.sh, at
+ * readme: run a block of shell commands of docs/adopting.rst as a user
+ * types them on the board, with Debian's busybox (sh, insmod, cat, grep,
+ * dmesg), and check that what they print is what the document says it
+ * shows.  The host puts the block, taken by scripts/readme-block.sh, at
  * /etc/readme/NAME.sh (build/initramfs/readme.cpio, appended to the boots
  * that run this check).
  *
@@ -150,7 +150,7 @@ int main(int argc, char **argv)
 	{
 		char *sh[] = { BUSYBOX, "sh", "-eu", script, NULL };
 
-		t_info("running the README's '%s' block: busybox sh -eu %s in %s",
+		t_info("running docs/adopting.rst's '%s' block: busybox sh -eu %s in %s",
 		       block, script, cwd ? cwd : "/");
 		status = run(sh, cwd, out, MAX_OUT, &len);
 	}

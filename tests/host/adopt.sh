@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# README "Using it on your board", executed as written: every block
-# marked "<!-- tested: NAME -->" is taken from README.md and run (or, for
-# the configuration, compared), one result each:
+# docs/adopting.rst, executed as written: every block marked
+# ".. tested: NAME" is taken from it by scripts/readme-block.sh and run
+# (or, for the configuration, compared), one result each:
 #  - apply: git am of patches/ onto a scratch 6.12 (a sparse worktree of
 #    build/linux at its pristine tag, holding only the files the series
 #    touches) gives the tree make test builds;
@@ -13,18 +13,21 @@
 #    documented way against that build and Module.symvers;
 #  - the DMA-API example driver and the dma-buf heap example program
 #    build as documented;
-#  - every refusal text of mm/dmb_rules.h is explained in the README.
-# DMB, LINUX and KBUILD are the names the README uses for the user's paths.
+#  - every refusal text of mm/dmb_rules.h is explained in
+#    docs/admin-guide.rst (its table of refusals).
+# DMB, LINUX and KBUILD are the names the document uses for the user's
+# paths.
 # (what it reads, for tests/host/cached.sh: the tree, the kernel built
-# from it with these configs, the README and the module sources)
-# inputs: tree patches build/obj-test/.config configs/base.config configs/test.config README.md scripts/readme-block.sh Kbuild drivers include
+# from it with these configs, the documents and the module sources)
+# inputs: tree patches build/obj-test/.config configs/base.config configs/test.config docs/adopting.rst docs/admin-guide.rst scripts/readme-block.sh Kbuild drivers include
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 KSRC=${KSRC:-$TOP/build/linux}
 OBJ=${KBUILD_TEST:-$TOP/build/obj-test}
 OUT=$TOP/build/adopt
-README=$TOP/README.md
+DOC=$TOP/docs/adopting.rst
+RULES_DOC=$TOP/docs/admin-guide.rst
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "   [PASSED] $*"; }
 ko() { fail=$((fail + 1)); echo "   [FAILED] $*"; }
@@ -36,16 +39,16 @@ finish() {
 }
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
-# block <name>: the fenced block after "<!-- tested: name -->"
+# block <name>: the code block after ".. tested: name"
 block() {
-	sh "$TOP/scripts/readme-block.sh" "$1" "$README"
+	sh "$TOP/scripts/readme-block.sh" "$1" "$DOC"
 }
 
 # run <name> <dir>: the block, as a shell script, from <dir>
 run() {
 	block "$1" > "$OUT/$1.sh"
 	if [ ! -s "$OUT/$1.sh" ]; then
-		echo "README has no block '$1'" > "$OUT/$1.log"
+		echo "docs/adopting.rst has no block '$1'" > "$OUT/$1.log"
 		return 1
 	fi
 	(cd "$2" && DMB=$OUT/dmb LINUX=$OUT/linux KBUILD=$OBJ \
@@ -73,12 +76,12 @@ if git -C "$KSRC" worktree add -q --no-checkout --detach "$OUT/linux" pristine >
 		fi
 	done)
 	if [ -z "$diffs" ]; then
-		ok "README apply: git am of patches/*.patch onto 6.12 ($(git -C "$OUT/linux" rev-list --count pristine..HEAD) patches)"
+		ok "adopting.rst apply: git am of patches/*.patch onto 6.12 ($(git -C "$OUT/linux" rev-list --count pristine..HEAD) patches)"
 	else
-		ko "README apply: the result differs from build/linux in: $diffs"
+		ko "adopting.rst apply: the result differs from build/linux in: $diffs"
 	fi
 else
-	ko "README apply"
+	ko "adopting.rst apply"
 	tail -5 "$OUT/apply.log" "$OUT/apply.log" 2>/dev/null | sed 's/^/      /'
 fi
 git -C "$KSRC" worktree remove --force "$OUT/linux" > /dev/null 2>&1
@@ -89,11 +92,11 @@ for opt in $(block config | sed -n 's/^\(CONFIG_[A-Z0-9_]*=[^ ]*\).*/\1/p'); do
 	grep -qx "$opt" "$OBJ/.config" || bad="$bad $opt"
 done
 if [ -z "$(block config)" ]; then
-	ko "README has no config block"
+	ko "adopting.rst has no config block"
 elif [ -z "$bad" ]; then
-	ok "README config: every option is set so in the test kernel"
+	ok "adopting.rst config: every option is set so in the test kernel"
 else
-	ko "README config: not so in the test kernel:$bad"
+	ko "adopting.rst config: not so in the test kernel:$bad"
 fi
 
 # modules, in a copy of the repository (Kbuild writes next to the sources)
@@ -101,55 +104,55 @@ mkdir -p "$OUT/dmb"
 (cd "$TOP" && cp -r Kbuild drivers include "$OUT/dmb/")
 if run modules "$OUT/dmb" && [ -f "$OUT/dmb/drivers/dmb/dmb_alloc.ko" ] &&
    [ -f "$OUT/dmb/Module.symvers" ]; then
-	ok "README modules: make -C \$KBUILD M=\$PWD builds $(find "$OUT/dmb" -name '*.ko' | wc -l) modules"
+	ok "adopting.rst modules: make -C \$KBUILD M=\$PWD builds $(find "$OUT/dmb" -name '*.ko' | wc -l) modules"
 else
-	ko "README modules"
+	ko "adopting.rst modules"
 	grep -E 'error|Error' "$OUT/modules.log" | head -8 | sed 's/^/      /'
 fi
 
 # the dmb_alloc() example
 block "example my_decoder.c" > "$OUT/my_decoder.c"
 if [ ! -s "$OUT/my_decoder.c" ]; then
-	ko "README has no dmb_alloc() example"
+	ko "adopting.rst has no dmb_alloc() example"
 elif run example-build "$OUT" && [ -f "$OUT/my_decoder/my_decoder.ko" ]; then
-	ok "README dmb_alloc() example builds as documented"
+	ok "adopting.rst dmb_alloc() example builds as documented"
 	if modinfo "$OUT/my_decoder/my_decoder.ko" 2>/dev/null | grep -q '^depends:.*dmb_alloc'; then
-		ok "README example: my_decoder.ko depends on dmb_alloc"
+		ok "adopting.rst example: my_decoder.ko depends on dmb_alloc"
 	else
-		ko "README example: my_decoder.ko does not depend on dmb_alloc"
+		ko "adopting.rst example: my_decoder.ko does not depend on dmb_alloc"
 	fi
 	if perl "$KSRC/scripts/checkpatch.pl" --strict --no-tree -q -f "$OUT/my_decoder.c" > "$OUT/checkpatch.log" 2>&1; then
-		ok "README example: checkpatch --strict clean"
+		ok "adopting.rst example: checkpatch --strict clean"
 	else
-		ko "README example: checkpatch --strict"
+		ko "adopting.rst example: checkpatch --strict"
 		head -10 "$OUT/checkpatch.log" | sed 's/^/      /'
 	fi
 else
-	ko "README dmb_alloc() example does not build"
+	ko "adopting.rst dmb_alloc() example does not build"
 	grep -E 'error|warning|Error' "$OUT/example-build.log" | head -8 | sed 's/^/      /'
 fi
 
 # the DMA-API example driver and the heap example program
 block "example my_capture.c" > "$OUT/my_capture.c"
 if [ ! -s "$OUT/my_capture.c" ]; then
-	ko "README has no DMA-API example"
+	ko "adopting.rst has no DMA-API example"
 elif run example-dma-build "$OUT" && [ -f "$OUT/my_capture/my_capture.ko" ] &&
      perl "$KSRC/scripts/checkpatch.pl" --strict --no-tree -q -f "$OUT/my_capture.c" \
 	> "$OUT/checkpatch-dma.log" 2>&1; then
-	ok "README DMA-API example builds as documented, checkpatch --strict clean"
+	ok "adopting.rst DMA-API example builds as documented, checkpatch --strict clean"
 else
-	ko "README DMA-API example"
+	ko "adopting.rst DMA-API example"
 	grep -E 'error|warning|Error|WARNING|CHECK' "$OUT/example-dma-build.log" \
 		"$OUT/checkpatch-dma.log" 2>/dev/null | head -8 | sed 's/^/      /'
 fi
 block "example heap_alloc.c" > "$OUT/heap_alloc.c"
 if [ ! -s "$OUT/heap_alloc.c" ]; then
-	ko "README has no dma-buf heap example"
+	ko "adopting.rst has no dma-buf heap example"
 elif run example-heap-build "$OUT" && [ -x "$OUT/heap_alloc" ] &&
      ! grep -q 'warning' "$OUT/example-heap-build.log"; then
-	ok "README dma-buf heap example builds as documented, no warnings"
+	ok "adopting.rst dma-buf heap example builds as documented, no warnings"
 else
-	ko "README dma-buf heap example"
+	ko "adopting.rst dma-buf heap example"
 	head -8 "$OUT/example-heap-build.log" | sed 's/^/      /'
 fi
 
@@ -160,11 +163,11 @@ for m in $(sed -n 's/^#define \(DMB_MSG_[A-Z_0-9]*\).*/\1/p' "$KSRC/mm/dmb_rules
 	piece=$(sed -n "s/^#define $m[[:space:]]*\"%s: rejected: \(.*\)\\\\n\"\$/\1/p" "$KSRC/mm/dmb_rules.h" |
 		sed 's/%[a-z]*/\n/g' | awk '{ if (length($0) > length(l)) l = $0 } END { print l }' |
 		sed 's/^ *//; s/ *$//')
-	grep -qF -- "$piece" "$README" || missing="$missing $m ($piece)"
+	grep -qF -- "$piece" "$RULES_DOC" || missing="$missing $m ($piece)"
 done
 if [ -z "$missing" ]; then
-	ok "README explains every refusal of mm/dmb_rules.h"
+	ok "admin-guide.rst explains every refusal of mm/dmb_rules.h"
 else
-	ko "README does not explain:$missing"
+	ko "admin-guide.rst does not explain:$missing"
 fi
 finish
