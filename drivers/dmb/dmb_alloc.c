@@ -484,8 +484,8 @@ static bool dmb_preps_abandoned(struct dmb_handle *handle)
  * takes it with dmb_alloc_commit() when streaming starts, which then waits
  * only for what is left; dmb_alloc_cancel() gives back what it took.  The
  * claim is dmb_alloc()'s, run by a worker.  Every prepared claim must be
- * committed or cancelled; the last dmb_handle_put() cancels those that
- * have not started.
+ * committed or cancelled, also after the last dmb_handle_put(), which
+ * marks them cancelled.
  *
  * Context: process context, may sleep.
  * Return: the prepared claim; ERR_PTR(-EINVAL) for the arguments

@@ -8,12 +8,16 @@ set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 log=$TOP/build/logs/docs.log
+pass=0 fail=0
 mkdir -p "$TOP/build/logs"
 if sh "$TOP/scripts/docs.sh" > "$log" 2>&1; then
+	pass=1
 	echo "   [PASSED] make docs: build/docs/index.html, no warning"
-	echo "== docs: 1 passed, 0 failed"
 else
+	fail=1
 	sed 's/^/   | /' "$log" | tail -30
-	echo "   [FAILED] make docs: $(grep -c 'WARNING\|ERROR' "$log") warnings or errors (build/logs/docs.log)"
-	echo "== docs: 0 passed, 1 failed"
+	echo "   [FAILED] make docs: $(grep -c 'WARNING\|ERROR\|warning' "$log") warnings or errors (build/logs/docs.log)"
 fi
+echo "== docs: $pass passed, $fail failed"
+[ -n "${RESULTS:-}" ] && echo "$pass $fail 0 docs" >> "$RESULTS"
+[ $fail = 0 ]
