@@ -11,6 +11,8 @@
 #   make bench          DMB against CMA and a carve-out (build/bench/)
 #   make stress         the long stress runs (tests/stress/, hours)
 #   make docs           the documents in docs/ as HTML (build/docs/)
+#   make check-series   each prefix of patches/ builds, passes the memblock
+#                       simulator and boots (FROM=n TO=n: some prefixes)
 #   make scenario S=x   boot and check one scenario (tests/scenarios/x.scn)
 #   make boot S=x       boot a scenario's machine interactively
 #   make kernel-<cfg>   build the kernel flavour configs/<cfg>.config
@@ -31,7 +33,7 @@ GUEST_BINS := $(B)/guest/init $(B)/guest/dmb-guest
 BOARDS := $(patsubst dts/%.dts,%,$(wildcard dts/*.dts))
 DTBS := $(addprefix $(B)/dtb/,$(addsuffix .dtb,$(BOARDS)))
 
-.PHONY: FORCE all deps prepare dtbs guest test check check-dts demo bench docs stress scenario boot clean help
+.PHONY: FORCE all deps prepare dtbs guest test check check-dts demo bench docs check-series stress scenario boot clean help
 .DEFAULT_GOAL := help
 
 help:
@@ -162,6 +164,9 @@ bench:
 
 docs: deps prepare
 	@sh scripts/docs.sh
+
+check-series:
+	@sh scripts/check-series.sh
 
 stress:
 	@SCENARIO_FILES="$(wildcard tests/stress/*.scn)" sh scripts/test.sh

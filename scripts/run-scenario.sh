@@ -78,7 +78,8 @@ KSRC=$TOP/build/linux
 # caller built them: boots may run in parallel).
 case $SC_BOARD in */*) [ $build = 0 ] || sh "$TOP/scripts/build-dtb.sh" "$SC_BOARD" ;; esac
 SC_BOARD=$(basename "$SC_BOARD")
-IMAGE=$TOP/build/obj-$SC_CONFIG/arch/arm64/boot/Image
+# DMB_IMAGE: another kernel of the same flavour (make check-series)
+IMAGE=${DMB_IMAGE:-$TOP/build/obj-$SC_CONFIG/arch/arm64/boot/Image}
 DTB=$TOP/build/dtb/$SC_BOARD.dtb
 RUN=$TOP/build/run/$SC_NAME
 LOG=$TOP/build/logs/$SC_NAME.log
