@@ -52,9 +52,9 @@ static long dma_blocks(int col)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "Number of blocks type", 21))
+		if (!strncmp(line, "Number of blocks type", 21)) {
 			in = 1;
-		else if (in && strstr(line, "zone      DMA")) {
+		} else if (in && strstr(line, "zone      DMA")) {
 			char *p = strstr(line, "DMA") + 3;
 			int i;
 
