@@ -79,6 +79,8 @@ enum dmb_counter {
  * @preps: prepared claims not yet committed or cancelled, or cancelled and
  *	still giving their run back, under @lock
  * @preps_gone: woken when a prepared claim leaves @preps
+ * @abandoned: cancelled preparations whose claim still runs, until their
+ *	run is given back
  */
 struct dmb_handle {
 	struct list_head node;
@@ -96,6 +98,7 @@ struct dmb_handle {
 	atomic_long_t count[DMB_NR_COUNTERS];
 	struct list_head preps;
 	wait_queue_head_t preps_gone;
+	atomic_t abandoned;
 };
 
 static LIST_HEAD(dmb_handle_list);
@@ -255,6 +258,8 @@ static bool dmb_preps_abandoned(struct dmb_handle *handle);
 
 /* How long a claim or the last put waits for cancelled preparations */
 #define DMB_PREP_WAIT_MS	10000
+/* Cancelled claims of a block that may run on before a cancel waits */
+#define DMB_PREP_ABANDONED_MAX	2
 
 /**
  * dmb_alloc - claim a physically contiguous run of a device's block
@@ -423,11 +428,16 @@ static struct workqueue_struct *dmb_prep_wq;
 static void dmb_prep_free(struct dmb_prep *prep, bool in_work);
 
 /* An abandoned claim has ended: what it took goes back */
-static void dmb_prep_drop(struct dmb_prep *prep, bool in_work)
+static void dmb_prep_drop(struct dmb_prep *prep, bool abandoned)
 {
+	struct dmb_handle *handle = prep->handle;
+
 	if (!IS_ERR(prep->page))
-		WARN_ON_ONCE(dmb_release(prep->handle, prep->page, prep->size));
-	dmb_prep_free(prep, in_work);
+		WARN_ON_ONCE(dmb_release(handle, prep->page, prep->size));
+	/* its run is back: no longer one a claim or the last put waits for */
+	if (abandoned)
+		atomic_dec(&handle->abandoned);
+	dmb_prep_free(prep, abandoned);
 }
 
 static void dmb_prep_work(struct work_struct *work)
@@ -461,14 +471,7 @@ static void dmb_prep_free(struct dmb_prep *prep, bool in_work)
 /* Is a cancelled prepared claim still running, to give its run back? */
 static bool dmb_preps_abandoned(struct dmb_handle *handle)
 {
-	struct dmb_prep *prep;
-	bool ret = false;
-
-	spin_lock(&handle->lock);
-	list_for_each_entry(prep, &handle->preps, node)
-		ret |= atomic_read(&prep->state) == DMB_PREP_ABANDONED;
-	spin_unlock(&handle->lock);
-	return ret;
+	return atomic_read(&handle->abandoned) > 0;
 }
 
 /**
@@ -541,17 +544,38 @@ EXPORT_SYMBOL_GPL(dmb_alloc_prepared);
  * A claim not started yet does not start.  One under way is not waited
  * for: it gives back what it took when it ends (its time is bounded, see
  * cma_alloc_gfp()), so a driver may cancel under a lock its other users
- * wait for.  A claim that has ended is released at once.
+ * wait for; but when more than two cancelled claims of the block still
+ * run, the caller waits (killable) until no more than two do, so that
+ * cancelling in a loop cannot start claims faster than they end.  A claim
+ * that has ended is released at once.
  *
  * Context: process context, may sleep.
  */
 void dmb_alloc_cancel(struct dmb_prep *prep)
 {
+	struct dmb_handle *handle;
+
 	if (IS_ERR_OR_NULL(prep))
 		return;
+	handle = prep->handle;
+	/* the worker may free the prep as soon as it is abandoned */
+	kobject_get(&handle->kobj);
+	atomic_inc(&handle->abandoned);
 	WRITE_ONCE(prep->cancel, true);
-	if (atomic_xchg(&prep->state, DMB_PREP_ABANDONED) == DMB_PREP_DONE)
+	if (atomic_xchg(&prep->state, DMB_PREP_ABANDONED) == DMB_PREP_DONE) {
+		atomic_dec(&handle->abandoned);
 		dmb_prep_drop(prep, false);
+	} else if (atomic_read(&handle->abandoned) > DMB_PREP_ABANDONED_MAX) {
+		/*
+		 * A caller that cancels faster than claims end waits for
+		 * them: cancelled claims still running hold bitmap bits and
+		 * migrate for nothing.
+		 */
+		wait_event_killable(handle->preps_gone,
+				    atomic_read(&handle->abandoned) <=
+				    DMB_PREP_ABANDONED_MAX);
+	}
+	kobject_put(&handle->kobj);
 }
 EXPORT_SYMBOL_GPL(dmb_alloc_cancel);
 
@@ -628,6 +652,7 @@ static struct dmb_handle *dmb_handle_create(struct dmb_block *dmb, struct device
 	INIT_LIST_HEAD(&handle->book.claims);
 	INIT_LIST_HEAD(&handle->preps);
 	init_waitqueue_head(&handle->preps_gone);
+	atomic_set(&handle->abandoned, 0);
 	spin_lock_init(&handle->lock);
 	/* from here the kobject's release frees the handle and puts @dev */
 	handle->dev = get_device(dev);
@@ -753,9 +778,9 @@ void dmb_handle_put(struct dmb_handle *handle)
 		/* those cancelled already are on their way out */
 		preps += !READ_ONCE(prep->cancel);
 		WRITE_ONCE(prep->cancel, true);
-		wait |= atomic_read(&prep->state) == DMB_PREP_ABANDONED;
 	}
 	spin_unlock(&handle->lock);
+	wait = dmb_preps_abandoned(handle);
 	if (preps)
 		dev_warn(handle->dev, "dmb_alloc: %s: last handle dropped with %u prepared claims; they are cancelled\n",
 			 handle->name, preps);

@@ -11,7 +11,8 @@
  * never by stealing the kernel's unmovable blocks.
  *
  * usage: steal [--pipes=320M] [expectations]
- * Metrics: unmovable_free_mib (free pages left in ZONE_DMA by the pipes),
+ * Metrics: free_mib (MemFree before the claim, most of it the pipes'
+ * pages in ZONE_DMA's unmovable pageblocks),
  * user_in_main (user pages in main's block before the claim), pip_free
  * (pages of PiP's block given back), claim (0 or -errno), extfrag_movable
  * (mm_page_alloc_extfrag events of movable allocations, each a fallback
@@ -137,14 +138,19 @@ int main(int argc, char **argv)
 	metric_set("pipes_mib", (double)np * PIPE_BYTES / (1 << 20));
 	metric_set("user_in_main", user);
 	metric_set("pip_free", freed);
-	metric_set("unmovable_free_mib", meminfo_kb("MemFree") >> 10);
+	metric_set("free_mib", meminfo_kb("MemFree") >> 10);
 
+	/* the trace first: its buffers are unmovable pages too */
+	if (file_write(TRACE "buffer_size_kb", "4096") ||
+	    file_write(TRACE "events/kmem/mm_page_alloc_extfrag/filter",
+		       "alloc_migratetype == 1") ||
+	    file_write(TRACE "trace", ""))
+		t_bail("cannot set up the mm_page_alloc_extfrag trace");
 	before = dma_blocks(0);
-	file_write(TRACE "buffer_size_kb", "4096");
-	file_write(TRACE "events/kmem/mm_page_alloc_extfrag/filter",
-		   "alloc_migratetype == 1");
-	file_write(TRACE "trace", "");
-	file_write(TRACE "events/kmem/mm_page_alloc_extfrag/enable", "1");
+	if (before <= 0)
+		t_bail("no ZONE_DMA line in /proc/pagetypeinfo");
+	if (file_write(TRACE "events/kmem/mm_page_alloc_extfrag/enable", "1"))
+		t_bail("cannot enable mm_page_alloc_extfrag");
 	metric_set("claim", file_write(CLAIM "alloc", "268435456"));
 	file_write(TRACE "events/kmem/mm_page_alloc_extfrag/enable", "0");
 	after = dma_blocks(0);
