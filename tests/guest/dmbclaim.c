@@ -249,14 +249,11 @@ static double now_ms(void)
 
 /* ---- a session of the V4L2 sample decoder that claims with dmb_alloc() -- */
 
-#define USE_DMB "/sys/module/dmb_v4l2dec/parameters/use_dmb_alloc"
-#define CID_PREPARE	(V4L2_CID_USER_BASE | 0xf000)	/* MiB to claim */
-#define CID_PREPARED	(V4L2_CID_USER_BASE | 0xf001)	/* the claim ended */
 
 /* sessions opened from now on claim through the DMA API again */
 static void use_dmb_off(void)
 {
-	file_write(USE_DMB, "N");
+	file_write(V4L2DEC_USE_DMB, "N");
 }
 
 /*
@@ -270,8 +267,8 @@ static void dec_find(char *node, size_t nlen, char *report, size_t rlen)
 	if (load_module("dmb_v4l2dec"))
 		t_bail("cannot load dmb_v4l2dec");
 	atexit(use_dmb_off);
-	if (file_write(USE_DMB, "Y"))
-		t_bail("cannot write %s", USE_DMB);
+	if (file_write(V4L2DEC_USE_DMB, "Y"))
+		t_bail("cannot write %s", V4L2DEC_USE_DMB);
 	if (v4l2_find_decoder("main", node, nlen, pdev, sizeof(pdev)))
 		t_bail("no V4L2 decoder labelled main");
 	snprintf(report, rlen, "/sys/kernel/debug/dmb_v4l2dec/%s/buffers", pdev);
@@ -280,7 +277,7 @@ static void dec_find(char *node, size_t nlen, char *report, size_t rlen)
 /* A session of it, which its controls show to claim with dmb_alloc() */
 static int dec_open(const char *node)
 {
-	struct v4l2_queryctrl q = { .id = CID_PREPARE };
+	struct v4l2_queryctrl q = { .id = V4L2DEC_CID_PREPARE };
 	int fd = open(node, O_RDWR | O_CLOEXEC);
 
 	if (fd < 0)
@@ -319,13 +316,13 @@ static int dec_prepare(int fd, int32_t mib)
 {
 	double t0 = now_ms();
 	int32_t done = 0;
-	int ret = dec_ctrl(fd, CID_PREPARE, &mib, 1);
+	int ret = dec_ctrl(fd, V4L2DEC_CID_PREPARE, &mib, 1);
 
 	while (!ret && !done) {
 		if (now_ms() - t0 > 120000)
 			return -ETIMEDOUT;
 		usleep(2000);
-		ret = dec_ctrl(fd, CID_PREPARED, &done, 0);
+		ret = dec_ctrl(fd, V4L2DEC_CID_PREPARED, &done, 0);
 	}
 	return ret;
 }
@@ -848,7 +845,7 @@ int main(int argc, char **argv)
 			snprintf(k, sizeof(k), "%sprepared", pre);
 			metric_set(k, sysfs_ctr(&b0, "claims_ok") - ok0 == 1);
 			if (!ret && sysfs_ctr(&b0, "claims_ok") == ok0)
-				ret = dec_ctrl(fd, CID_PREPARE, &zero, 1);
+				ret = dec_ctrl(fd, V4L2DEC_CID_PREPARE, &zero, 1);
 			if (!ret)
 				ret = dec_reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, NB);
 			if (!ret)

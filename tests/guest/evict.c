@@ -61,10 +61,7 @@ static int64_t vmstat(const char *field)
 	return v;
 }
 
-#define USE_DMB "/sys/module/dmb_v4l2dec/parameters/use_dmb_alloc"
 /* dmb_v4l2dec's controls of a session that claims with dmb_alloc() */
-#define CID_PREPARE	(V4L2_CID_USER_BASE | 0xf000)	/* MiB to claim */
-#define CID_PREPARED	(V4L2_CID_USER_BASE | 0xf001)	/* the claim ended */
 #define PREPARE_MS	120000
 
 struct dec {
@@ -77,7 +74,7 @@ struct dec {
 /* sessions opened from now on claim through the DMA API again */
 static void use_dmb_off(void)
 {
-	file_write(USE_DMB, "N");
+	file_write(V4L2DEC_USE_DMB, "N");
 }
 
 static double now_ms(void)
@@ -95,7 +92,7 @@ static double now_ms(void)
  */
 static void dec_open(struct dec *d)
 {
-	struct v4l2_queryctrl q = { .id = CID_PREPARE };
+	struct v4l2_queryctrl q = { .id = V4L2DEC_CID_PREPARE };
 	struct dmb_range r[MAX_DMBS];
 	size_t len;
 	int n, i;
@@ -131,7 +128,7 @@ static void dec_open(struct dec *d)
  */
 static int dec_start(struct dec *d)
 {
-	struct v4l2_control c = { .id = CID_PREPARE, .value = d->size >> 20 };
+	struct v4l2_control c = { .id = V4L2DEC_CID_PREPARE, .value = d->size >> 20 };
 	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
 	struct v4l2_requestbuffers rb = { .count = 1, .memory = V4L2_MEMORY_MMAP,
 					  .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
@@ -140,7 +137,7 @@ static int dec_start(struct dec *d)
 	if (ioctl(d->fd, VIDIOC_S_CTRL, &c))
 		return -errno;
 	for (;;) {
-		struct v4l2_control p = { .id = CID_PREPARED };
+		struct v4l2_control p = { .id = V4L2DEC_CID_PREPARED };
 
 		if (ioctl(d->fd, VIDIOC_G_CTRL, &p))
 			return -errno;
@@ -201,8 +198,8 @@ int main(int argc, char **argv)
 		t_bail("cannot load dmb_v4l2dec");
 	/* read at open: the sessions below claim with dmb_alloc() */
 	atexit(use_dmb_off);
-	if (file_write(USE_DMB, "Y"))
-		t_bail("cannot write %s", USE_DMB);
+	if (file_write(V4L2DEC_USE_DMB, "Y"))
+		t_bail("cannot write %s", V4L2DEC_USE_DMB);
 	for (k = 0; k < 2; k++)
 		dec_open(&dec[k]);
 

@@ -63,8 +63,6 @@
 /* the main decoder: its driver, its device, sessions of dmb_alloc() */
 #define DRV "/sys/bus/platform/drivers/dmb_v4l2dec/"
 #define DEC_DEV "video-decoder-0"
-#define USE_DMB "/sys/module/dmb_v4l2dec/parameters/use_dmb_alloc"
-#define CID_PREPARE (V4L2_CID_USER_BASE | 0xf000)
 
 static const char *const fail[] = { "failslab", "fail_page_alloc" };
 
@@ -157,7 +155,7 @@ static void find_node(void)
 /* sessions opened from now on claim through the DMA API again */
 static void use_dmb_off(void)
 {
-	file_write(USE_DMB, "N");
+	file_write(V4L2DEC_USE_DMB, "N");
 }
 
 /*
@@ -507,11 +505,11 @@ int main(int argc, char **argv)
 		t_bail("cannot load the modules");
 	/* read at open: every session below claims with dmb_alloc() */
 	atexit(use_dmb_off);
-	if (file_write(USE_DMB, "Y"))
-		t_bail("cannot write %s", USE_DMB);
+	if (file_write(V4L2DEC_USE_DMB, "Y"))
+		t_bail("cannot write %s", V4L2DEC_USE_DMB);
 	find_node();
 	{
-		struct v4l2_queryctrl q = { .id = CID_PREPARE };
+		struct v4l2_queryctrl q = { .id = V4L2DEC_CID_PREPARE };
 		int fd = open(node, O_RDWR | O_CLOEXEC);
 
 		/* its controls say so: a session of the DMA API would not count */

@@ -151,6 +151,15 @@ size_t region_in(const struct user_region *r, uint64_t base, uint64_t size);
  */
 int run_program(char **av, void (*line_cb)(const char *), void (*tick)(void));
 
+/*
+ * The sample decoder's interface for sessions that claim with dmb_alloc()
+ * (drivers/v4l2dec/dmb_v4l2dec.c): the module parameter read at open, and
+ * its two private controls (the IDs need <linux/videodev2.h>)
+ */
+#define V4L2DEC_USE_DMB	"/sys/module/dmb_v4l2dec/parameters/use_dmb_alloc"
+#define V4L2DEC_CID_PREPARE	(V4L2_CID_USER_BASE | 0xf000)	/* MiB to claim */
+#define V4L2DEC_CID_PREPARED	(V4L2_CID_USER_BASE | 0xf001)	/* it ended */
+
 /* Load /lib/modules/<name>.ko unless loaded; 0 on success. */
 /*
  * /dev/videoN and the platform device name of the V4L2 sample decoder

@@ -127,8 +127,6 @@ static int way_parse(const char *s, struct way *w)
 	       strcmp(w->kind, "v4l2q") ? -1 : 0;
 }
 
-#define USE_DMB "/sys/module/dmb_v4l2dec/parameters/use_dmb_alloc"
-
 /* v4l2: open the decoder labelled w->name, frames of the largest size */
 static int v4l2_open(struct way *w)
 {
@@ -137,10 +135,10 @@ static int v4l2_open(struct way *w)
 
 	if (v4l2_find_decoder(w->name, node, sizeof(node), pdev, sizeof(pdev)))
 		return -1;
-	if (file_write(USE_DMB, w->dmb ? "Y" : "N"))
+	if (file_write(V4L2DEC_USE_DMB, w->dmb ? "Y" : "N"))
 		return -1;
 	w->fd = open(node, O_RDWR | O_CLOEXEC);
-	file_write(USE_DMB, "N");
+	file_write(V4L2DEC_USE_DMB, "N");
 	if (w->fd < 0 || ioctl(w->fd, VIDIOC_G_FMT, &f))
 		return -1;
 	f.fmt.pix.width = 1920;

@@ -1401,21 +1401,18 @@ static double now_ms(void)
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-#define PATH_PARAM	"/sys/module/dmb_v4l2dec/parameters/use_dmb_alloc"
 /* the decoder's private controls (drivers/v4l2dec/dmb_v4l2dec.c) */
-#define CID_PREPARE	(V4L2_CID_USER_BASE | 0xf000)
-#define CID_PREPARED	(V4L2_CID_USER_BASE | 0xf001)
 
 /* Sessions opened from now on claim with dmb_alloc() (1) or the DMA API */
 static void set_path(int dmb)
 {
-	if (file_write(PATH_PARAM, dmb ? "Y" : "N"))
-		t_bail("cannot write %s", PATH_PARAM);
+	if (file_write(V4L2DEC_USE_DMB, dmb ? "Y" : "N"))
+		t_bail("cannot write %s", V4L2DEC_USE_DMB);
 }
 
 static void path_default(void)
 {
-	file_write(PATH_PARAM, "N");
+	file_write(V4L2DEC_USE_DMB, "N");
 }
 
 static int ctrl_set(int fd, uint32_t id, int val)
@@ -1438,9 +1435,9 @@ static int prepared_wait(int fd)
 {
 	double t0 = now_ms();
 
-	while (ctrl_get(fd, CID_PREPARED) != 1 && now_ms() - t0 < 60000)
+	while (ctrl_get(fd, V4L2DEC_CID_PREPARED) != 1 && now_ms() - t0 < 60000)
 		usleep(2000);
-	return ctrl_get(fd, CID_PREPARED) == 1;
+	return ctrl_get(fd, V4L2DEC_CID_PREPARED) == 1;
 }
 
 /* Pages of @d's block claimed through dmb_alloc() (its debugfs), -1 */
@@ -1569,7 +1566,7 @@ static double timed_session(struct dec *d, int dmb, int prep_mib, int wait,
 	*prep_ms = -1;
 	if (prep_mib) {
 		t0 = now_ms();
-		if (ctrl_set(fd, CID_PREPARE, prep_mib))
+		if (ctrl_set(fd, V4L2DEC_CID_PREPARE, prep_mib))
 			t_bail("cannot prepare %d MiB: %s", prep_mib, strerror(errno));
 		if (wait && prepared_wait(fd))
 			*prep_ms = now_ms() - t0;
@@ -1649,29 +1646,29 @@ static int prepare(void)
 	/* what a prepared claim that is not taken leaves: nothing */
 	set_path(1);
 	fd = dec_open(d);
-	metric_set("prepare_close", ctrl_set(fd, CID_PREPARE, 64));
+	metric_set("prepare_close", ctrl_set(fd, V4L2DEC_CID_PREPARE, 64));
 	usleep(20000);
 	close(fd);
 	metric_set("claimed_after_prepare_close", dec_claimed_settled(d, 0));
 	fd = dec_open(d);
-	metric_set("prepare_zero", ctrl_set(fd, CID_PREPARE, 64) ||
-		   ctrl_set(fd, CID_PREPARE, 0));
-	metric_set("prepared_after_zero", ctrl_get(fd, CID_PREPARED));
+	metric_set("prepare_zero", ctrl_set(fd, V4L2DEC_CID_PREPARE, 64) ||
+		   ctrl_set(fd, V4L2DEC_CID_PREPARE, 0));
+	metric_set("prepared_after_zero", ctrl_get(fd, V4L2DEC_CID_PREPARED));
 	metric_set("claimed_after_zero", dec_claimed_settled(d, 0));
 	/* a second value replaces the first */
-	metric_set("prepare_replace", ctrl_set(fd, CID_PREPARE, 8) ||
-		   ctrl_set(fd, CID_PREPARE, 16));
+	metric_set("prepare_replace", ctrl_set(fd, V4L2DEC_CID_PREPARE, 8) ||
+		   ctrl_set(fd, V4L2DEC_CID_PREPARE, 16));
 	prepared_wait(fd);
 	metric_set("claimed_replaced", dec_claimed_settled(d, 16 << 8));
 	/* too small for the request: cancelled, the request claims its own */
-	metric_set("prepare_small", ctrl_set(fd, CID_PREPARE, 4));
+	metric_set("prepare_small", ctrl_set(fd, V4L2DEC_CID_PREPARE, 4));
 	fmt_out(fd, 1920, 1088);
 	metric_set("bufs_small", reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 32));
 	metric_set("claimed_small", dec_claimed_settled(d, out_pages));
 	metric_set("free_small", reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 0));
 	metric_set("claimed_freed", dec_claimed_settled(d, 0));
 	/* larger: one run serves OUTPUT, then CAPTURE, and goes with both */
-	metric_set("prepare_large", ctrl_set(fd, CID_PREPARE, 200));
+	metric_set("prepare_large", ctrl_set(fd, V4L2DEC_CID_PREPARE, 200));
 	prepared_wait(fd);
 	metric_set("bufs_large_out", reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 32));
 	metric_set("bufs_large_cap", reqbufs(fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, 1));
@@ -1684,12 +1681,12 @@ static int prepare(void)
 	/* a session of the DMA API has no such control */
 	set_path(0);
 	fd = dec_open(d);
-	metric_set("dma_session_prepare", ctrl_set(fd, CID_PREPARE, 4));
+	metric_set("dma_session_prepare", ctrl_set(fd, V4L2DEC_CID_PREPARE, 4));
 	close(fd);
 	/* unbound while a file prepares: that file gets ENODEV, all returns */
 	set_path(1);
 	fd2 = dec_open(d);
-	metric_set("prepare_unbind", ctrl_set(fd2, CID_PREPARE, 128));
+	metric_set("prepare_unbind", ctrl_set(fd2, V4L2DEC_CID_PREPARE, 128));
 	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/dmb_v4l2dec/unbind");
 	metric_set("unbind_preparing", file_write(path, d->pdev));
 	metric_set("old_fd_reqbufs", reqbufs(fd2, V4L2_BUF_TYPE_VIDEO_OUTPUT, 2));
@@ -1895,7 +1892,7 @@ static int killwait(void)
 		int fd = dec_open(d);
 
 		/* most of the block: one claim, some room left for the waiter */
-		if (ctrl_set(fd, CID_PREPARE, (d->size >> 20) - 56))
+		if (ctrl_set(fd, V4L2DEC_CID_PREPARE, (d->size >> 20) - 56))
 			_exit(2);
 		close(go[0]);
 		if (write(go[1], "x", 1) != 1)
@@ -1947,7 +1944,7 @@ static void *claimer(void *arg)
 	(void)arg;
 	claiming = 1;
 	/* most of the block: the CAPTURE buffer's run is in it too */
-	ml_ret = ctrl_set(ml_fd, CID_PREPARE, (decs[0].size >> 20) - 56);
+	ml_ret = ctrl_set(ml_fd, V4L2DEC_CID_PREPARE, (decs[0].size >> 20) - 56);
 	if (!ml_ret)
 		ml_ret = reqbufs(ml_fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, 1);
 	claim_done = now_ms();
