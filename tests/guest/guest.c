@@ -267,8 +267,12 @@ const char *opt_get(int argc, char **argv, const char *name)
 
 	for (i = 1; i < argc; i++)
 		if (!strncmp(argv[i], "--", 2) &&
-		    !strncmp(argv[i] + 2, name, n) && argv[i][2 + n] == '=')
-			return argv[i] + 3 + n;
+		    !strncmp(argv[i] + 2, name, n)) {
+			if (argv[i][2 + n] == '=')
+				return argv[i] + 3 + n;
+			if (!argv[i][2 + n])	/* a flag: --name */
+				return "";
+		}
 	return NULL;
 }
 
