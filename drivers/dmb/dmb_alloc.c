@@ -541,9 +541,9 @@ EXPORT_SYMBOL_GPL(dmb_alloc_prepared);
  * dmb_alloc_cancel - stop a prepared claim and give back what it took
  * @prep: from dmb_alloc_prepare(); freed, now or when its claim ends
  *
- * A claim not started yet does not start.  One under way is not waited
- * for: it gives back what it took when it ends (its time is bounded, see
- * cma_alloc_gfp()), so a driver may cancel under a lock its other users
+ * A claim not started yet does not start.  One under way is neither
+ * stopped nor waited for: it gives back what it took when it ends (its
+ * attempts are bounded, see cma_alloc_gfp()), so a driver may cancel under a lock its other users
  * wait for; but when more than two cancelled claims of the block still
  * run, the caller waits (killable) until no more than two do, so that
  * cancelling in a loop cannot start claims faster than they end.  A claim
@@ -620,9 +620,10 @@ static int dmb_info_show(struct seq_file *m, void *v)
 	spin_lock(&handle->lock);
 	claimed = handle->book.claimed;
 	spin_unlock(&handle->lock);
-	seq_printf(m, "name: %s\nbase: %pa\nsize: %pa\npages: %lu\nclaimed: %lu\ncma: %s\nusers: %u\n",
+	seq_printf(m, "name: %s\nbase: %pa\nsize: %pa\npages: %lu\nclaimed: %lu\ncma: %s\nusers: %u\ncancelled: %d\n",
 		   dmb_name(handle->dmb), &base, &size, handle->book.count, claimed,
-		   cma_get_name(handle->cma), READ_ONCE(handle->users));
+		   cma_get_name(handle->cma), READ_ONCE(handle->users),
+		   atomic_read(&handle->abandoned));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(dmb_info);

@@ -40,6 +40,16 @@
  *               stays claimed, no user data is lost, and dmb_alloc
  *               unloads (tries: how many preparations it took for one to
  *               be still migrating when the handle went)
+ *   cancel      a prepared whole-block claim cancelled while it migrates
+ *               user pages: a whole-block claim made meanwhile finds no
+ *               free run (retry_enospc), waits for the cancelled claim to
+ *               give its run back and succeeds (retry_ret; tries: how
+ *               many preparations it took for one to be still running at
+ *               the cancel); then eight claims of 16 MiB prepared and
+ *               cancelled at once: most_running, the most cancelled
+ *               claims seen still running after a cancel returned (the
+ *               cancel waits above two); all end (running_after,
+ *               used_after)
  *   dyndev      a device registered at run time (dmb_test "newdev") takes
  *               the block and claims, is unregistered, and drops its last
  *               handle: the run stays claimed and the warning names the
@@ -1021,6 +1031,82 @@ int main(int argc, char **argv)
 		metric_set("corrupt", corrupt(&l));
 		check_expectations(argc, argv);
 		return t_finish();
+	} else if (!strcmp(test, "cancel")) {
+		int64_t want = o_fill ? parse_size(o_fill) : 128 << 20;
+		static char tr[1 << 16];
+		char path[300], res[64], cma[64], num[32], *p;
+		long used = -1, running = 0, most = 0;
+		int tries, i, n;
+
+		ret = -1;
+		if (take("/video-decoder-1", &b1) || claim(&b1, b1.size, 0, NULL))
+			t_bail("cannot claim /video-decoder-1's block");
+		if (fill(&l, want, 0))
+			t_bail("cannot fill %lld bytes", (long long)want);
+		release(&b1, 0, 0);
+		metric_set("user_before", pages_in(&l, &b0));
+		if (cma_name(&b0, cma, sizeof(cma)))
+			t_bail("no CMA area in %s/info", b0.dir);
+		snprintf(path, sizeof(path), "/sys/kernel/debug/cma/%s/used", cma);
+		dmb_test_file(b0.dir, "prep", res, sizeof(res));
+		if (file_write("/sys/kernel/tracing/events/dmb_alloc/dmb_alloc_finish/filter",
+			       "err == -28") ||
+		    file_write("/sys/kernel/tracing/events/dmb_alloc/dmb_alloc_finish/enable", "1"))
+			t_bail("cannot trace dmb_alloc_finish");
+		/*
+		 * A whole-block claim cancelled while it migrates keeps its run
+		 * until it ends: a claim made meanwhile finds no free run, waits
+		 * for it and tries once more.  When the preparation ended before
+		 * the cancel (a race lost), the cancel gives its run back at once:
+		 * tried again.
+		 */
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)b0.size);
+		for (tries = 1; tries <= 5; tries++) {
+			file_write("/sys/kernel/tracing/trace", "");
+			if (file_write(res, num))
+				t_bail("cannot prepare a claim of the whole block");
+			for (i = 0; i < 20000; i++) {
+				used = read_num(path);
+				if (used >= (long)(b0.size / page_size()))
+					break;
+				usleep(500);
+			}
+			file_write(res, "cancel");
+			running = info_val(&b0, "cancelled");
+			ret = claim(&b0, b0.size, 0, NULL);
+			if (!ret)
+				release(&b0, 0, 0);
+			if (running > 0)
+				break;
+		}
+		file_write("/sys/kernel/tracing/events/dmb_alloc/dmb_alloc_finish/enable", "0");
+		file_write("/sys/kernel/tracing/events/dmb_alloc/dmb_alloc_finish/filter", "0");
+		if (file_read_str("/sys/kernel/tracing/trace", tr, sizeof(tr)))
+			tr[0] = '\0';
+		for (n = 0, p = tr; (p = strstr(p, "dmb_alloc_finish:")); p++)
+			n++;
+		metric_set("tries", tries);
+		metric_set("retry_ret", ret);
+		metric_set("retry_enospc", n);
+		/*
+		 * Prepared claims of 16 MiB, each cancelled at once: a cancel
+		 * waits while more than two cancelled claims still run, so no
+		 * more than two are ever seen running after a cancel.
+		 */
+		snprintf(num, sizeof(num), "%d", 16 << 20);
+		for (i = 0; i < 8; i++) {
+			if (file_write(res, num) || file_write(res, "cancel"))
+				t_bail("cannot prepare and cancel a claim of 16 MiB");
+			running = info_val(&b0, "cancelled");
+			if (running > most)
+				most = running;
+		}
+		metric_set("most_running", most);
+		for (i = 0; i < 600 && info_val(&b0, "cancelled") > 0; i++)
+			usleep(50000);
+		metric_set("running_after", info_val(&b0, "cancelled"));
+		metric_set("used_after", read_num(path));
+		metric_set("corrupt", corrupt(&l));
 	} else if (!strcmp(test, "dyndev")) {
 		char a[64] = "", b[64] = "", needle[128], res[160];
 		static char kl[1 << 17];
