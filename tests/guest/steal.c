@@ -8,9 +8,11 @@
  * block is full of user data.  A whole-block claim of main's block
  * (dmb_test, dmb_alloc()) then evicts 256 MiB of user pages: taken from
  * the free movable lists below ZONE_MOVABLE only, or from ZONE_MOVABLE,
- * never by stealing the kernel's unmovable blocks.
+ * never by stealing the kernel's unmovable blocks.  With --pip-full PiP's
+ * block stays full too: ZONE_MOVABLE has no room, and the claim fails
+ * (-ENOMEM) rather than take the kernel's free unmovable pageblocks.
  *
- * usage: steal [--pipes=320M] [expectations]
+ * usage: steal [--pipes=320M] [--pip-full] [expectations]
  * Metrics: free_mib (MemFree before the claim, most of it the pipes'
  * pages in ZONE_DMA's unmovable pageblocks),
  * user_in_main (user pages in main's block before the claim), pip_free
@@ -76,6 +78,7 @@ static uint32_t word(size_t chunk, size_t i)
 int main(int argc, char **argv)
 {
 	const char *o = opt_get(argc, argv, "pipes");
+	int pip_full = opt_get(argc, argv, "pip-full") != NULL;
 	int64_t pipes_bytes = o ? parse_size(o) : 320 << 20;
 	static uint64_t pfn[CHUNK / 4096];
 	static char tr[1 << 22];
@@ -119,11 +122,14 @@ int main(int argc, char **argv)
 		nc++;
 	}
 	/* PiP's block given back: ZONE_MOVABLE has room for the evicted */
+	if (pip_full)
+		t_diag("PiP's block kept full: ZONE_MOVABLE has no room");
 	for (i = 0; i < nc; i++) {
 		if (virt_to_pfns(chunk[i], pages, pfn))
 			t_bail("pagemap");
 		for (j = 0; j < pages; j++) {
-			if (pfn[j] >= PIP_PFN && pfn[j] < PIP_PFN + BLOCK_PAGES) {
+			if (!pip_full && pfn[j] >= PIP_PFN &&
+			    pfn[j] < PIP_PFN + BLOCK_PAGES) {
 				madvise((char *)chunk[i] + j * page_size(),
 					page_size(), MADV_DONTNEED);
 				freed++;
@@ -177,8 +183,9 @@ int main(int argc, char **argv)
 		}
 	}
 	metric_set("corrupt", bad);
-	t_report("a whole-block claim evicted %zu user pages with ZONE_DMA's free pages in unmovable blocks (%lld MiB free) and PiP's block free: %d fallbacks of movable allocations into other migratetypes, ZONE_DMA's unmovable blocks %ld -> %ld",
-		 user, (long long)(meminfo_kb("MemFree") >> 10), events, before, after);
+	t_report("a whole-block claim of a block with %zu user pages, ZONE_DMA's free pages in unmovable blocks (%lld MiB free) and PiP's block %s: %d fallbacks of movable allocations into other migratetypes, ZONE_DMA's unmovable blocks %ld -> %ld",
+		 user, (long long)(meminfo_kb("MemFree") >> 10),
+		 pip_full ? "full" : "free", events, before, after);
 	check_expectations(argc, argv);
 	return t_finish();
 }
