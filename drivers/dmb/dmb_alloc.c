@@ -543,11 +543,11 @@ EXPORT_SYMBOL_GPL(dmb_alloc_prepared);
  *
  * A claim not started yet does not start.  One under way is neither
  * stopped nor waited for: it gives back what it took when it ends (its
- * attempts are bounded, see cma_alloc_gfp()), so a driver may cancel under a lock its other users
- * wait for; but when more than two cancelled claims of the block still
- * run, the caller waits (killable) until no more than two do, so that
- * cancelling in a loop cannot start claims faster than they end.  A claim
- * that has ended is released at once.
+ * attempts are bounded, see cma_alloc_gfp()), so a driver may cancel
+ * under a lock its other users wait for; but when more than two cancelled
+ * claims of the block still run, the caller waits (killable) until no
+ * more than two do, so that cancelling in a loop cannot start claims
+ * faster than they end.  A claim that has ended is released at once.
  *
  * Context: process context, may sleep.
  */

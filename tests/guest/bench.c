@@ -730,22 +730,6 @@ static void part_reuse(int argc, char **argv)
 	t_result(lost == 0, "workload pages intact");
 }
 
-/* A counter of /proc/vmstat, -1 if missing */
-static long long vmstat_val(const char *name)
-{
-	char key[64];
-	long long v, found = -1;
-	FILE *f = fopen("/proc/vmstat", "r");
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %lld", key, &v) == 2)
-		if (!strcmp(key, name))
-			found = v;
-	fclose(f);
-	return found;
-}
-
 #define PC_DIR "/mnt/bench-pc"
 /* the same in 2 MiB page-cache folios: tmpfs with huge=always */
 #define PC_HUGE_DIR "/mnt/bench-pc-huge"
@@ -900,15 +884,15 @@ static void part_tlb(int argc, char **argv)
 					thp = thp_fill(fill_mb);
 				else
 					pc_fill(PC_HUGE_DIR, fill_mb);
-				m0 = vmstat_val("pgmigrate_success");
-				h0 = vmstat_val("thp_migration_success");
+				m0 = vmstat("pgmigrate_success");
+				h0 = vmstat("thp_migration_success");
 				if (c && file_write(CLAIM_CPUS, "1"))
 					t_bail("cannot write 1 to " CLAIM_CPUS);
 				ret = bench_write("claim", "dmb %llu", (unsigned long long)size);
 				if (c)
 					file_write(CLAIM_CPUS, "0");
-				m1 = vmstat_val("pgmigrate_success");
-				h1 = vmstat_val("thp_migration_success");
+				m1 = vmstat("pgmigrate_success");
+				h1 = vmstat("thp_migration_success");
 				if (k == 2) {
 					lost += thp_check_free(thp, fill_mb);
 					thp = NULL;

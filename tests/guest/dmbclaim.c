@@ -1072,19 +1072,18 @@ int main(int argc, char **argv)
 				usleep(500);
 			}
 			file_write(res, "cancel");
-			running = info_val(&b0, "cancelled");
 			ret = claim(&b0, b0.size, 0, NULL);
 			if (!ret)
 				release(&b0, 0, 0);
-			if (running > 0)
+			if (file_read_str("/sys/kernel/tracing/trace", tr, sizeof(tr)))
+				tr[0] = '\0';
+			for (n = 0, p = tr; (p = strstr(p, "dmb_alloc_finish:")); p++)
+				n++;
+			if (n > 0)	/* the claim met the cancelled one's run */
 				break;
 		}
 		file_write("/sys/kernel/tracing/events/dmb_alloc/dmb_alloc_finish/enable", "0");
 		file_write("/sys/kernel/tracing/events/dmb_alloc/dmb_alloc_finish/filter", "0");
-		if (file_read_str("/sys/kernel/tracing/trace", tr, sizeof(tr)))
-			tr[0] = '\0';
-		for (n = 0, p = tr; (p = strstr(p, "dmb_alloc_finish:")); p++)
-			n++;
 		metric_set("tries", tries);
 		metric_set("retry_ret", ret);
 		metric_set("retry_enospc", n);

@@ -43,24 +43,6 @@
 
 #include "guest.h"
 
-static int64_t vmstat(const char *field)
-{
-	FILE *f = fopen("/proc/vmstat", "r");
-	size_t n = strlen(field);
-	char line[128];
-	long long v = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, field, n) && line[n] == ' ') {
-			v = strtoll(line + n + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
 /* dmb_v4l2dec's controls of a session that claims with dmb_alloc() */
 #define PREPARE_MS	120000
 

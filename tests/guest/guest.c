@@ -503,6 +503,25 @@ int read_dmbs(struct dmb_range *d, int max)
 	return n;
 }
 
+/* A counter of /proc/vmstat, or -1 */
+int64_t vmstat(const char *field)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	size_t n = strlen(field);
+	char line[128];
+	long long v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, n) && line[n] == ' ') {
+			v = strtoll(line + n + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
 int64_t meminfo_kb(const char *field)
 {
 	FILE *f = fopen("/proc/meminfo", "r");

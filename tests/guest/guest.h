@@ -102,6 +102,7 @@ int read_dmbs(struct dmb_range *d, int max);
 
 /* A /proc/meminfo field in kB, or -1 if absent. */
 int64_t meminfo_kb(const char *field);
+int64_t vmstat(const char *field);
 /*
  * Free memory in kB: MemFree and the pages on the per-CPU free lists,
  * which MemFree leaves out (a page freed goes there first); -1 on error.

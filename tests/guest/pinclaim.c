@@ -699,20 +699,6 @@ static int speed(int argc, char **argv)
 
 #define LOAD_MAX	1024
 
-/* A /proc/vmstat counter, or 0 */
-static long vmstat(const char *key)
-{
-	static char vs[16384];
-	char *p;
-
-	if (file_read_str("/proc/vmstat", vs, sizeof(vs)))
-		return 0;
-	for (p = vs; (p = strstr(p, key)); p++)
-		if ((p == vs || p[-1] == '\n') && p[strlen(key)] == ' ')
-			return atol(p + strlen(key) + 1);
-	return 0;
-}
-
 /* Compaction every 5 s, as a busy box's own compaction would run */
 static int load_compact(size_t unused)
 {
