@@ -21,8 +21,8 @@ mkdir -p "$LOG" "$OBJ"
 die() { echo "check-series: error: $*" >&2; exit 1; }
 
 make -s deps prepare dtbs guest
-git -C build/linux worktree prune
 rm -rf "$KSRC"
+git -C build/linux worktree prune
 git -C build/linux worktree add -q --detach "$KSRC" pristine ||
 	die "cannot check out build/linux-series"
 git -C "$KSRC" config user.name "dmb check-series"

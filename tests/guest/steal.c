@@ -26,8 +26,9 @@
  * into another migratetype's free pages, during the claim),
  * unmovable_blocks_before, unmovable_blocks_after (ZONE_DMA's unmovable
  * pageblocks, /proc/pagetypeinfo), unmovable_lost, corrupt, migrated
- * (pgmigrate_success during the claim), reclaimed (pgsteal_direct during
- * the claim), cache_in_pip (pages of the file in PiP's block).
+ * (pgmigrate_success during the claim), reclaimed (pgsteal_direct and
+ * pgsteal_kswapd during the claim: kswapd, woken by the claim, may do it),
+ * cache_in_pip (pages of the file in PiP's block).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -110,15 +111,18 @@ static void fill_cache(int64_t size)
 	free(buf);
 	/* where the cache is: mapped a piece at a time, through pagemap */
 	for (off = 0; off < size; off += 64 << 20) {
+		/* the file's last piece may be shorter */
+		size_t n = size - off < 64 << 20 ? (size - off) / page_size() : pages;
+
 		map = mmap(NULL, 64 << 20, PROT_READ, MAP_SHARED, fd, off);
 		if (map == MAP_FAILED)
 			t_bail("mmap %s: %s", CACHE_FILE, strerror(errno));
-		for (j = 0; j < pages; j++)
+		for (j = 0; j < n; j++)
 			c = map[j * page_size()];
 		(void)c;
-		if (virt_to_pfns(map, pages, pfns))
+		if (virt_to_pfns(map, n, pfns))
 			t_bail("pagemap");
-		for (j = 0; j < pages; j++)
+		for (j = 0; j < n; j++)
 			in_pip += pfns[j] >= PIP_PFN && pfns[j] < PIP_PFN + BLOCK_PAGES;
 		munmap(map, 64 << 20);
 	}
@@ -225,10 +229,11 @@ int main(int argc, char **argv)
 	if (file_write(TRACE "events/kmem/mm_page_alloc_extfrag/enable", "1"))
 		t_bail("cannot enable mm_page_alloc_extfrag");
 	mig0 = vmstat("pgmigrate_success");
-	rec0 = vmstat("pgsteal_direct");
+	rec0 = vmstat("pgsteal_direct") + vmstat("pgsteal_kswapd");
 	metric_set("claim", file_write(CLAIM "alloc", "268435456"));
 	metric_set("migrated", vmstat("pgmigrate_success") - mig0);
-	metric_set("reclaimed", vmstat("pgsteal_direct") - rec0);
+	metric_set("reclaimed", vmstat("pgsteal_direct") +
+		   vmstat("pgsteal_kswapd") - rec0);
 	file_write(TRACE "events/kmem/mm_page_alloc_extfrag/enable", "0");
 	after = dma_blocks(0);
 	if (file_read_str(TRACE "trace", tr, sizeof(tr)))
