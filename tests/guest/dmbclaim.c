@@ -585,6 +585,29 @@ static int line_has(char *text, const char *a, const char *b)
 	return hit;
 }
 
+/*
+ * User pages in @b0's block (@b1's claimed meanwhile so that they land
+ * there), which a whole claim then migrates a while; reports user_before.
+ * @used: the block's CMA "used" file; @prep: dmb_test's "prep" file.
+ */
+static void fill_block(struct load *l, int64_t want, const struct blk *b0,
+		       struct blk *b1, char *used, size_t ulen, char *prep,
+		       size_t plen)
+{
+	char cma[64];
+
+	if (take("/video-decoder-1", b1) || claim(b1, b1->size, 0, NULL))
+		t_bail("cannot claim /video-decoder-1's block");
+	if (fill(l, want, 0))
+		t_bail("cannot fill %lld bytes", (long long)want);
+	release(b1, 0, 0);
+	metric_set("user_before", pages_in(l, b0));
+	if (cma_name(b0, cma, sizeof(cma)))
+		t_bail("no CMA area in %s/info", b0->dir);
+	snprintf(used, ulen, "/sys/kernel/debug/cma/%s/used", cma);
+	dmb_test_file(b0->dir, "prep", prep, plen);
+}
+
 int main(int argc, char **argv)
 {
 	const char *test = opt_get(argc, argv, "test");
@@ -976,7 +999,7 @@ int main(int argc, char **argv)
 		close(fd);
 	} else if (!strcmp(test, "lastput")) {
 		int64_t want = o_fill ? parse_size(o_fill) : 128 << 20;
-		char path[300], res[64], cma[64];
+		char path[300], res[64];
 		long used = -1;
 		int tries, i;
 
@@ -984,16 +1007,7 @@ int main(int argc, char **argv)
 		if (syscall(SYS_delete_module, "dmb_v4l2dec", O_NONBLOCK) && errno != ENOENT)
 			t_bail("cannot unload dmb_v4l2dec: %s", strerror(errno));
 		/* user pages in the block, which a whole claim migrates a while */
-		if (take("/video-decoder-1", &b1) || claim(&b1, b1.size, 0, NULL))
-			t_bail("cannot claim /video-decoder-1's block");
-		if (fill(&l, want, 0))
-			t_bail("cannot fill %lld bytes", (long long)want);
-		release(&b1, 0, 0);
-		metric_set("user_before", pages_in(&l, &b0));
-		if (cma_name(&b0, cma, sizeof(cma)))
-			t_bail("no CMA area in %s/info", b0.dir);
-		snprintf(path, sizeof(path), "/sys/kernel/debug/cma/%s/used", cma);
-		dmb_test_file(b0.dir, "prep", res, sizeof(res));
+		fill_block(&l, want, &b0, &b1, path, sizeof(path), res, sizeof(res));
 		/*
 		 * A prepared whole-block claim, its run taken in CMA's bitmap
 		 * and migrating, when the last handle goes: it must give the
@@ -1034,21 +1048,12 @@ int main(int argc, char **argv)
 	} else if (!strcmp(test, "cancel")) {
 		int64_t want = o_fill ? parse_size(o_fill) : 128 << 20;
 		static char tr[1 << 16];
-		char path[300], res[64], cma[64], num[32], *p;
+		char path[300], res[64], num[32], *p;
 		long used = -1, running = 0, most = 0;
 		int tries, i, n;
 
 		ret = -1;
-		if (take("/video-decoder-1", &b1) || claim(&b1, b1.size, 0, NULL))
-			t_bail("cannot claim /video-decoder-1's block");
-		if (fill(&l, want, 0))
-			t_bail("cannot fill %lld bytes", (long long)want);
-		release(&b1, 0, 0);
-		metric_set("user_before", pages_in(&l, &b0));
-		if (cma_name(&b0, cma, sizeof(cma)))
-			t_bail("no CMA area in %s/info", b0.dir);
-		snprintf(path, sizeof(path), "/sys/kernel/debug/cma/%s/used", cma);
-		dmb_test_file(b0.dir, "prep", res, sizeof(res));
+		fill_block(&l, want, &b0, &b1, path, sizeof(path), res, sizeof(res));
 		if (file_write("/sys/kernel/tracing/events/dmb_alloc/dmb_alloc_finish/filter",
 			       "err == -28") ||
 		    file_write("/sys/kernel/tracing/events/dmb_alloc/dmb_alloc_finish/enable", "1"))
