@@ -193,10 +193,8 @@ int main(int argc, char **argv)
 	t_init("dmaalloc");
 	if (!via || !block)
 		t_bail("usage: dmaalloc --via=heap:<heap>|dma:<device> --block=<dmb> ...");
-	/* dmb_heap refuses to load without a block to serve */
-	if (load_module("dma_client") ||
-	    (!strncmp(via, "heap:", 5) && load_module("dmb_heap")))
-		t_bail("cannot load dma_client%s", strncmp(via, "heap:", 5) ? "" : " and dmb_heap");
+	if (load_module("dma_client"))
+		t_bail("cannot load dma_client");
 	if (!strncmp(block, "range:", 6)) {
 		/* a pool that is not in a block: its own range */
 		char *plus;

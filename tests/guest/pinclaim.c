@@ -608,8 +608,7 @@ static int ways_open(const char *list, const char *opt, struct way *w,
 			}
 		if (!bsz[nw])
 			t_bail("no block %s", at + 1);
-		if ((!strcmp(w[nw].kind, "heap") && load_module("dmb_heap")) ||
-		    (!strcmp(w[nw].kind, "dma") && load_module("dma_client")) ||
+		if ((!strcmp(w[nw].kind, "dma") && load_module("dma_client")) ||
 		    (!strcmp(w[nw].kind, "v4l2") && load_module("dmb_v4l2dec")) ||
 		    (!strcmp(w[nw].kind, "dmb") &&
 		     (load_module("dmb_alloc") || load_module("dmb_test"))))
@@ -937,9 +936,6 @@ int main(int argc, char **argv)
 		}
 	if (!size)
 		t_bail("no block %s", block);
-	if ((!strcmp(w.kind, "heap") || !strcmp(other.kind, "heap")) &&
-	    load_module("dmb_heap"))
-		t_bail("cannot load dmb_heap");
 	if ((!strcmp(w.kind, "dma") || !strcmp(other.kind, "dma")) &&
 	    load_module("dma_client"))
 		t_bail("cannot load dma_client");

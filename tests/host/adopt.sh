@@ -63,7 +63,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 
 # apply
-touched=$(grep -h '^diff --git' "$TOP"/patches/*.patch "$TOP"/patches/media/*.patch | awk '{ print "/" substr($3, 3) }' | sort -u)
+touched=$(grep -h '^diff --git' "$TOP"/patches/*.patch "$TOP"/patches/*/*.patch | awk '{ print "/" substr($3, 3) }' | sort -u)
 if git -C "$KSRC" worktree add -q --no-checkout --detach "$OUT/linux" pristine > "$OUT/apply.log" 2>&1 &&
    (cd "$OUT/linux" && git sparse-checkout set --no-cone $touched && git checkout -q &&
 	git config user.name "adopt test" && git config user.email adopt@localhost) >> "$OUT/apply.log" 2>&1 &&
@@ -76,7 +76,7 @@ if git -C "$KSRC" worktree add -q --no-checkout --detach "$OUT/linux" pristine >
 		fi
 	done)
 	if [ -z "$diffs" ]; then
-		ok "adopting.rst apply: git am of patches/media/*.patch patches/*.patch onto 6.12 ($(git -C "$OUT/linux" rev-list --count pristine..HEAD) patches)"
+		ok "adopting.rst apply: git am in the order of patches/series onto 6.12 ($(git -C "$OUT/linux" rev-list --count pristine..HEAD) patches)"
 	else
 		ko "adopting.rst apply: the result differs from build/linux in: $diffs"
 	fi

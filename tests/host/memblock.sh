@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The kernel's own memblock simulator, tools/testing/memblock: it compiles
 # mm/memblock.c of a kernel tree into a user-space program that checks the
-# memblock API, MEMBLOCK_MOVABLE included (tests/movable_api.c, patch 0005).
+# memblock API, MEMBLOCK_MOVABLE included (tests/movable_api.c, patch 0004).
 #
 #   tests/host/memblock.sh [KSRC]	(default: build/linux of this checkout)
 #
