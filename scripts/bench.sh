@@ -24,6 +24,10 @@
 #             workload's pages land
 #   boot      the 2 GiB board without DMBs, patched and unpatched kernel
 #             alternately: boot time and zone layout
+#   compact   (medium and full) 2 GiB board without DMBs and with a DMB
+#             per controller: compaction of fragmented memory
+#   kernelmem (medium and full) 2 GiB board with movablecore= at 3:1 and
+#             4:1 (MOVABLE:KERNEL): unmovable memory until the OOM killer
 # Then writes results.md, *.dat and PNG plots (gnuplot) to build/bench/
 # and prints a summary with the targets met or not.
 #
@@ -125,6 +129,19 @@ if [ "$size" != small ]; then
 		scenario "evict-$fill" dmb-2g test "" \
 			"evict --fill=$fill start_main=0 start_pip=0 left_in_blocks=0 corrupt=0"
 	done
+fi
+# What non-contiguous zones cost compaction, and how soon unmovable
+# allocations meet the OOM killer at 3:1 and 4:1 MOVABLE:KERNEL (the
+# objections to v1-v4 the cover letter answers)
+if [ "$size" != small ]; then
+	scenario compact-none board-2g test "" \
+		"bench --part=compact --fill=1G --label=no-DMB"
+	scenario compact-dmb dmb-2g test "" \
+		"bench --part=compact --fill=1G --label=DMB-per-controller"
+	scenario kernelmem-3to1 board-2g test "movablecore=1536M" \
+		"bench --part=kernelmem --label=3:1"
+	scenario kernelmem-4to1 board-2g test "movablecore=1638M" \
+		"bench --part=kernelmem --label=4:1"
 fi
 # The V4L2 sample's REQBUFS after a prepared claim against a cold one
 # through dmb_alloc() and one through the DMA API, the block full of user
@@ -632,6 +649,31 @@ fi
 		cat "$OUT"/bench-"$size"-evict-*.txt | sed 's/^evict /- /'
 		echo
 	fi
+	if ls "$OUT"/bench-"$size"-compact-*.txt > /dev/null 2>&1; then
+		echo "## Compaction of a fragmented board, with and without DMBs"
+		echo
+		echo "1 GiB of anonymous memory, every other page freed, then"
+		echo "/proc/sys/vm/compact_memory; pages scanned and free blocks of"
+		echo "order 9 and up before and after."
+		echo
+		echo "| board | compact_memory ms | migrate scanned | free scanned | isolated | order-9+ free before | after |"
+		echo "|---|---:|---:|---:|---:|---:|---:|"
+		cat "$OUT"/bench-"$size"-compact-*.txt | awk "$AWK_KV"'
+$1 == "compact" { printf "| %s | %s | %s | %s | %s | %s | %s |\n", kv("label"), kv("ms"), kv("migrate_scanned"), kv("free_scanned"), kv("isolated"), kv("order9_free_before"), kv("order9_free_after") }'
+		echo
+	fi
+	if ls "$OUT"/bench-"$size"-kernelmem-*.txt > /dev/null 2>&1; then
+		echo "## Unmovable memory until the OOM killer, by MOVABLE:KERNEL ratio"
+		echo
+		echo "A child fills 1 MiB pipes (pipe buffers are not movable) until the"
+		echo "OOM killer ends it; ZONE_MOVABLE's free memory at that point."
+		echo
+		echo "| MOVABLE:KERNEL | kernel zones MiB | ZONE_MOVABLE MiB | pipe buffers held MiB | ZONE_MOVABLE free then MiB | ended |"
+		echo "|---|---:|---:|---:|---:|---|"
+		cat "$OUT"/bench-"$size"-kernelmem-*.txt | awk "$AWK_KV"'
+$1 == "kernelmem" { printf "| %s | %s | %s | %s | %s | %s |\n", kv("label"), kv("kernel_managed_mb"), kv("movable_managed_mb"), kv("held_mb"), kv("movable_free_mb"), kv("ended") }'
+		echo
+	fi
 	if [ -s "$OUT/bench-$size-prepare.txt" ]; then
 		echo "## V4L2 REQBUFS after a prepared claim (main's block full of user data)"
 		echo
@@ -716,6 +758,16 @@ for ph in before during after; do
 	has "the kernel's zones $ph the claims" "$OUT/ways.txt" "^zones phase=$ph zone=.* free=[0-9]+ min=[0-9]+"
 done
 has "a traced DMB claim" "$OUT/claim.txt" '^trace region=dmb .*start_to_migrated_ms=[0-9]'
+if [ "$size" != small ]; then
+	for l in no-DMB DMB-per-controller; do
+		has "compaction figures, $l" "$OUT/bench-$size-compact-$( [ $l = no-DMB ] && echo none || echo dmb).txt" \
+			"^compact label=$l .*ms=[0-9.]+ migrate_scanned=[0-9]+"
+	done
+	for r in 3to1 4to1; do
+		has "unmovable memory until OOM at $r" "$OUT/bench-$size-kernelmem-$r.txt" \
+			"^kernelmem label=.* held_mb=[1-9][0-9]* movable_free_mb=[0-9]+ ended=oom"
+	done
+fi
 has "the traced DMB claim's chunks" "$OUT/claim.txt" '^trace region=dmb .*chunks=[1-9][0-9]* chunk_cpus=[1-9]'
 for k in mapped unmapped thp pcthp; do
 	for c in every one; do

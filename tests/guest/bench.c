@@ -29,6 +29,15 @@
  *          layout, for the cost of the series when no DMB is configured.
  * tlb      Parallel migration with and without TLB shootdowns: see
  *          part_tlb().
+ * compact  Compaction of fragmented memory: --fill of anonymous memory,
+ *          every other page of it freed, then /proc/sys/vm/compact_memory
+ *          timed, with what it scanned and the free blocks of order 9 and
+ *          up before and after (the same on a board with and without
+ *          DMBs, whose ZONE_MOVABLE is not contiguous).
+ * kernelmem  Unmovable kernel memory (pipe buffers) taken by a child until
+ *          the OOM killer ends it: how much the kernel's zones gave, and
+ *          how much of ZONE_MOVABLE was free then (the premature OOM a
+ *          large movablecore= can cause).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,7 +49,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "guest.h"
@@ -983,6 +995,143 @@ static void part_balance(int argc, char **argv)
 	chunks_free_all();
 }
 
+static double mono_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* Free blocks of order >= @order in every zone, from /proc/buddyinfo */
+static long buddy_free_blocks(int order)
+{
+	char line[512], *p;
+	long sum = 0, v;
+	int o, n;
+	FILE *f = fopen("/proc/buddyinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, "zone");
+		if (!p)
+			continue;
+		p += 4;
+		while (*p == ' ')
+			p++;
+		while (*p && *p != ' ')	/* the zone's name */
+			p++;
+		for (o = 0; sscanf(p, " %ld%n", &v, &n) == 1; o++, p += n)
+			if (o >= order)
+				sum += v;
+	}
+	fclose(f);
+	return sum;
+}
+
+/*
+ * Compaction of fragmented memory: fill, free every other page, compact.
+ * What the same run takes on a board without DMBs and on one with a DMB
+ * per controller says what non-contiguous zones cost compaction.
+ */
+static void part_compact(int argc, char **argv)
+{
+	int64_t fill = parse_size(opt_get(argc, argv, "fill") ?: "1G");
+	const char *label = opt_get(argc, argv, "label") ?: "unnamed";
+	long ps = page_size(), bad = 0, hi_before, hi_after;
+	int64_t mig0, free0, iso0;
+	double t0, ms;
+	int c, i;
+
+	if (fill <= 0)
+		t_bail("--fill=%s: expected a size", opt_get(argc, argv, "fill"));
+	while ((int64_t)nchunks * CHUNK_PAGES * ps < fill && !chunk_add())
+		;
+	for (c = 0; c < nchunks; c++)
+		for (i = 1; i < CHUNK_PAGES; i += 2)
+			madvise(chunks[c] + i * ps, ps, MADV_DONTNEED);
+	hi_before = buddy_free_blocks(9);
+	mig0 = vmstat("compact_migrate_scanned");
+	free0 = vmstat("compact_free_scanned");
+	iso0 = vmstat("compact_isolated");
+	t0 = mono_ms();
+	if (file_write("/proc/sys/vm/compact_memory", "1"))
+		t_bail("cannot write /proc/sys/vm/compact_memory");
+	ms = mono_ms() - t0;
+	hi_after = buddy_free_blocks(9);
+	for (c = 0; c < nchunks; c++)
+		for (i = 0; i < CHUNK_PAGES; i += 2)
+			bad += *(uint64_t *)(chunks[c] + i * ps) !=
+			       stamp(chunks[c] + i * ps);
+	t_info("compact label=%s fill_mb=%lld ms=%.1f migrate_scanned=%lld free_scanned=%lld isolated=%lld order9_free_before=%ld order9_free_after=%ld",
+	       label, (long long)(fill >> 20), ms,
+	       (long long)(vmstat("compact_migrate_scanned") - mig0),
+	       (long long)(vmstat("compact_free_scanned") - free0),
+	       (long long)(vmstat("compact_isolated") - iso0),
+	       hi_before, hi_after);
+	t_result(bad == 0, "user data intact after compaction (%ld pages bad)", bad);
+	chunks_free_all();
+}
+
+/*
+ * Unmovable kernel memory until the OOM killer: a child (oom_score_adj
+ * 1000, so that it is the one killed) fills pipes of 1 MiB and never reads
+ * them; pipe buffers are not movable, so they come from the zones below
+ * ZONE_MOVABLE.  The child reports after each pipe, in shared memory, what
+ * it holds and what ZONE_MOVABLE has free.
+ */
+static void part_kernelmem(int argc, char **argv)
+{
+	const char *label = opt_get(argc, argv, "label") ?: "unnamed";
+	struct progress { long held_kb, movable_free_kb, err; } *pr;
+	long kernel_kb = zone_field_kb(NULL, "managed");
+	long movable_kb = zone_field_kb("Movable", "managed");
+	static char buf[1 << 20];
+	int status = 0;
+	pid_t pid;
+
+	pr = mmap(NULL, sizeof(*pr), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (pr == MAP_FAILED)
+		t_bail("mmap: %s", strerror(errno));
+	memset(buf, 0xdb, sizeof(buf));
+	pid = fork();
+	if (pid < 0)
+		t_bail("fork: %s", strerror(errno));
+	if (!pid) {
+		struct rlimit rl = { 65536, 65536 };
+		int fd[2];
+
+		file_write("/proc/self/oom_score_adj", "1000");
+		setrlimit(RLIMIT_NOFILE, &rl);
+		for (;;) {
+			pr->movable_free_kb = movable_kb > 0 ?
+				zone_field_kb("Movable", "nr_free_pages") : 0;
+			if (pipe2(fd, O_NONBLOCK)) {
+				pr->err = errno;
+				_exit(1);
+			}
+			if (fcntl(fd[1], F_SETPIPE_SZ, sizeof(buf)) < 0 ||
+			    write(fd[1], buf, sizeof(buf)) != sizeof(buf)) {
+				pr->err = errno;
+				_exit(1);
+			}
+			pr->held_kb += sizeof(buf) >> 10;
+		}
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		t_bail("waitpid: %s", strerror(errno));
+	t_info("kernelmem label=%s kernel_managed_mb=%ld movable_managed_mb=%ld held_mb=%ld movable_free_mb=%ld ended=%s errno=%ld",
+	       label, kernel_kb >> 10, movable_kb > 0 ? movable_kb >> 10 : 0,
+	       pr->held_kb >> 10, pr->movable_free_kb >> 10,
+	       WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL ? "oom" : "error",
+	       pr->err);
+	t_result(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+		 "the child holding pipe buffers was the one the OOM killer ended");
+	munmap(pr, sizeof(*pr));
+}
+
 static void part_boot(int argc, char **argv)
 {
 	const char *label = opt_get(argc, argv, "label") ?: "unnamed";
@@ -1058,7 +1207,11 @@ int main(int argc, char **argv)
 		part_unbind(argc, argv);
 	else if (!strcmp(part, "tlb"))
 		part_tlb(argc, argv);
+	else if (!strcmp(part, "compact"))
+		part_compact(argc, argv);
+	else if (!strcmp(part, "kernelmem"))
+		part_kernelmem(argc, argv);
 	else
-		t_bail("--part=%s: expected claim, reuse, balance, boot, unbind or tlb", part);
+		t_bail("--part=%s: expected claim, reuse, balance, boot, unbind, tlb, compact or kernelmem", part);
 	return t_finish();
 }
