@@ -24,7 +24,7 @@
 #include <linux/dmb.h>
 #include <linux/dmb_alloc.h>
 #include <linux/gfp.h>
-#include <linux/kobject.h>
+#include <linux/kref.h>
 #include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -33,24 +33,12 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <linux/sysfs.h>
 #include <linux/workqueue.h>
 
 #include "dmb_alloc_book.h"
 
 #define CREATE_TRACE_POINTS
 #include "dmb_alloc_trace.h"
-
-/* The counters of a block, in /sys/kernel/mm/dmb_alloc/<block>/ */
-enum dmb_counter {
-	DMB_CLAIMS_OK,		/* successful dmb_alloc() calls */
-	DMB_CLAIMS_FAILED,	/* failed dmb_alloc() calls */
-	DMB_PAGES_CLAIMED,	/* pages handed out */
-	DMB_PAGES_RELEASED,	/* pages given back */
-	DMB_CLAIMS_BUSY,	/* failed claims: every candidate run stayed busy */
-	DMB_CLAIMS_NOMEM,	/* failed claims: no memory to move the data to */
-	DMB_NR_COUNTERS
-};
 
 /**
  * struct dmb_handle - a block in use through this module
@@ -73,9 +61,9 @@ enum dmb_counter {
  * @dying: the last handle went with nothing claimed and the handle is being
  *	destroyed: a prepared claim still in flight must not commit; under
  *	@lock
- * @kobj: /sys/kernel/mm/dmb_alloc/<name>, owns the handle's memory
+ * @ref: references to the handle's memory: the handle list's, and each
+ *	prepared claim's until it is freed
  * @debugfs: /sys/kernel/debug/dmb_alloc/<name>
- * @count: counters shown in sysfs, &enum dmb_counter
  * @preps: prepared claims not yet committed or cancelled, or cancelled and
  *	still giving their run back, under @lock
  * @preps_gone: woken when a prepared claim leaves @preps
@@ -93,9 +81,8 @@ struct dmb_handle {
 	spinlock_t lock;		/* protects @book, @dying, @preps */
 	unsigned int users;
 	bool dying;
-	struct kobject kobj;
+	struct kref ref;
 	struct dentry *debugfs;
-	atomic_long_t count[DMB_NR_COUNTERS];
 	struct list_head preps;
 	wait_queue_head_t preps_gone;
 	atomic_t abandoned;
@@ -104,58 +91,17 @@ struct dmb_handle {
 static LIST_HEAD(dmb_handle_list);
 /* handles, their users, directories and ends */
 static DEFINE_MUTEX(dmb_handle_lock);
-static struct kobject *dmb_alloc_kobj;
 static struct dentry *dmb_alloc_debugfs;
 
 static void dmb_handle_destroy(struct dmb_handle *handle);
 
-/* ---- sysfs counters ---------------------------------------------------- */
-
-static struct kobj_attribute dmb_counter_attrs[DMB_NR_COUNTERS];
-
-static ssize_t dmb_counter_show(struct kobject *kobj,
-				struct kobj_attribute *attr, char *buf)
+static void dmb_handle_release(struct kref *ref)
 {
-	struct dmb_handle *handle = container_of(kobj, struct dmb_handle, kobj);
-
-	return sysfs_emit(buf, "%ld\n",
-			  atomic_long_read(&handle->count[attr - dmb_counter_attrs]));
-}
-
-static struct kobj_attribute dmb_counter_attrs[DMB_NR_COUNTERS] = {
-	[DMB_CLAIMS_OK] = __ATTR(claims_ok, 0444, dmb_counter_show, NULL),
-	[DMB_CLAIMS_FAILED] = __ATTR(claims_failed, 0444, dmb_counter_show, NULL),
-	[DMB_PAGES_CLAIMED] = __ATTR(pages_claimed, 0444, dmb_counter_show, NULL),
-	[DMB_PAGES_RELEASED] = __ATTR(pages_released, 0444, dmb_counter_show, NULL),
-	[DMB_CLAIMS_BUSY] = __ATTR(claims_busy, 0444, dmb_counter_show, NULL),
-	[DMB_CLAIMS_NOMEM] = __ATTR(claims_nomem, 0444, dmb_counter_show, NULL),
-};
-
-static struct attribute *dmb_handle_attrs[] = {
-	&dmb_counter_attrs[DMB_CLAIMS_OK].attr,
-	&dmb_counter_attrs[DMB_CLAIMS_FAILED].attr,
-	&dmb_counter_attrs[DMB_PAGES_CLAIMED].attr,
-	&dmb_counter_attrs[DMB_PAGES_RELEASED].attr,
-	&dmb_counter_attrs[DMB_CLAIMS_BUSY].attr,
-	&dmb_counter_attrs[DMB_CLAIMS_NOMEM].attr,
-	NULL,
-};
-
-ATTRIBUTE_GROUPS(dmb_handle);
-
-static void dmb_handle_release(struct kobject *kobj)
-{
-	struct dmb_handle *handle = container_of(kobj, struct dmb_handle, kobj);
+	struct dmb_handle *handle = container_of(ref, struct dmb_handle, ref);
 
 	put_device(handle->dev);
 	kfree(handle);
 }
-
-static const struct kobj_type dmb_handle_ktype = {
-	.release = dmb_handle_release,
-	.sysfs_ops = &kobj_sysfs_ops,
-	.default_groups = dmb_handle_groups,
-};
 
 /* ---- claiming ------------------------------------------------------------ */
 
@@ -236,17 +182,10 @@ static struct page *__dmb_alloc(struct dmb_handle *handle, size_t size,
 		__module_get(THIS_MODULE);
 	dmb_book_commit(&handle->book, claim, pfn - handle->base_pfn, nr);
 	spin_unlock(&handle->lock);
-	atomic_long_inc(&handle->count[DMB_CLAIMS_OK]);
-	atomic_long_add(nr, &handle->count[DMB_PAGES_CLAIMED]);
 	trace_dmb_alloc_finish(handle->name, pfn, nr, 0, ktime_get_ns() - t0);
 	return page;
 
 fail:
-	atomic_long_inc(&handle->count[DMB_CLAIMS_FAILED]);
-	if (ret == -EBUSY)
-		atomic_long_inc(&handle->count[DMB_CLAIMS_BUSY]);
-	else if (ret == -ENOMEM)
-		atomic_long_inc(&handle->count[DMB_CLAIMS_NOMEM]);
 	if (claim)
 		trace_dmb_alloc_finish(handle->name, 0, nr, ret,
 				       ktime_get_ns() - t0);
@@ -369,7 +308,6 @@ int dmb_release(struct dmb_handle *handle, struct page *pages, size_t size)
 	}
 	kfree(claim);
 	cma_release(handle->cma, pages, nr);
-	atomic_long_add(nr, &handle->count[DMB_PAGES_RELEASED]);
 	trace_dmb_release(handle->name, pfn, nr);
 	if (!last)
 		return 0;
@@ -393,7 +331,7 @@ EXPORT_SYMBOL_GPL(dmb_release);
 
 /**
  * struct dmb_prep - a claim migrating in the background
- * @handle: the block; its kobject is referenced until the prep is freed
+ * @handle: the block; referenced (@ref) until the prep is freed
  * @size: as given to dmb_alloc_prepare()
  * @align: likewise
  * @gfp: likewise
@@ -465,7 +403,7 @@ static void dmb_prep_free(struct dmb_prep *prep, bool in_work)
 	spin_unlock(&handle->lock);
 	kfree(prep);
 	wake_up_all(&handle->preps_gone);
-	kobject_put(&handle->kobj);
+	kref_put(&handle->ref, dmb_handle_release);
 }
 
 /* Is a cancelled prepared claim still running, to give its run back? */
@@ -508,7 +446,7 @@ struct dmb_prep *dmb_alloc_prepare(struct dmb_handle *handle, size_t size,
 	prep = kzalloc(sizeof(*prep), GFP_KERNEL);
 	if (!prep)
 		return ERR_PTR(-ENOMEM);
-	kobject_get(&handle->kobj);
+	kref_get(&handle->ref);
 	prep->handle = handle;
 	prep->size = size;
 	prep->align = align;
@@ -559,7 +497,7 @@ void dmb_alloc_cancel(struct dmb_prep *prep)
 		return;
 	handle = prep->handle;
 	/* the worker may free the prep as soon as it is abandoned */
-	kobject_get(&handle->kobj);
+	kref_get(&handle->ref);
 	atomic_inc(&handle->abandoned);
 	WRITE_ONCE(prep->cancel, true);
 	if (atomic_xchg(&prep->state, DMB_PREP_ABANDONED) == DMB_PREP_DONE) {
@@ -575,7 +513,7 @@ void dmb_alloc_cancel(struct dmb_prep *prep)
 				    atomic_read(&handle->abandoned) <=
 				    DMB_PREP_ABANDONED_MAX);
 	}
-	kobject_put(&handle->kobj);
+	kref_put(&handle->ref, dmb_handle_release);
 }
 EXPORT_SYMBOL_GPL(dmb_alloc_cancel);
 
@@ -614,15 +552,18 @@ static int dmb_info_show(struct seq_file *m, void *v)
 {
 	struct dmb_handle *handle = m->private;
 	phys_addr_t base = dmb_base(handle->dmb), size = dmb_size(handle->dmb);
-	unsigned long claimed;
+	unsigned long claimed, runs = 0;
+	struct list_head *pos;
 
 	/* not dmb_handle_lock: it is held while this file is removed */
 	spin_lock(&handle->lock);
 	claimed = handle->book.claimed;
+	list_for_each(pos, &handle->book.claims)
+		runs++;
 	spin_unlock(&handle->lock);
-	seq_printf(m, "name: %s\nbase: %pa\nsize: %pa\npages: %lu\nclaimed: %lu\ncma: %s\nusers: %u\ncancelled: %d\n",
+	seq_printf(m, "name: %s\nbase: %pa\nsize: %pa\npages: %lu\nclaimed: %lu\nruns: %lu\ncma: %s\nusers: %u\ncancelled: %d\n",
 		   dmb_name(handle->dmb), &base, &size, handle->book.count, claimed,
-		   cma_get_name(handle->cma), READ_ONCE(handle->users),
+		   runs, cma_get_name(handle->cma), READ_ONCE(handle->users),
 		   atomic_read(&handle->abandoned));
 	return 0;
 }
@@ -634,7 +575,6 @@ static struct dmb_handle *dmb_handle_create(struct dmb_block *dmb, struct device
 {
 	const char *full = dmb_name(dmb), *slash = strrchr(full, '/');
 	struct dmb_handle *handle;
-	int ret;
 
 	/* the block's CMA area hands out its pages: without one, no claims */
 	if (!dmb_cma(dmb)) {
@@ -655,15 +595,9 @@ static struct dmb_handle *dmb_handle_create(struct dmb_block *dmb, struct device
 	init_waitqueue_head(&handle->preps_gone);
 	atomic_set(&handle->abandoned, 0);
 	spin_lock_init(&handle->lock);
-	/* from here the kobject's release frees the handle and puts @dev */
+	/* from here dmb_handle_release() frees the handle and puts @dev */
 	handle->dev = get_device(dev);
-	ret = kobject_init_and_add(&handle->kobj, &dmb_handle_ktype, dmb_alloc_kobj,
-				   "%s", handle->name);
-	if (ret) {
-		/* the release callback frees the handle */
-		kobject_put(&handle->kobj);
-		return ERR_PTR(ret);
-	}
+	kref_init(&handle->ref);
 	handle->debugfs = debugfs_create_dir(handle->name, dmb_alloc_debugfs);
 	debugfs_create_file("info", 0444, handle->debugfs, handle, &dmb_info_fops);
 	list_add_tail(&handle->node, &dmb_handle_list);
@@ -679,8 +613,7 @@ static void dmb_handle_destroy(struct dmb_handle *handle)
 {
 	list_del(&handle->node);
 	debugfs_remove(handle->debugfs);
-	kobject_del(&handle->kobj);
-	kobject_put(&handle->kobj);
+	kref_put(&handle->ref, dmb_handle_release);
 }
 
 static struct dmb_handle *dmb_handle_wrap(struct device *dev, struct dmb_block *dmb)
@@ -794,7 +727,7 @@ void dmb_handle_put(struct dmb_handle *handle)
 	 * handle's memory while waiting, within the bound of a claim.
 	 */
 	if (wait)
-		kobject_get(&handle->kobj);
+		kref_get(&handle->ref);
 	if (!claimed)
 		dmb_handle_destroy(handle);
 out:
@@ -805,7 +738,7 @@ out:
 				msecs_to_jiffies(DMB_PREP_WAIT_MS)))
 		dev_warn(handle->dev, "dmb_alloc: %s: a cancelled claim is still running\n",
 			 handle->name);
-	kobject_put(&handle->kobj);
+	kref_put(&handle->ref, dmb_handle_release);
 }
 EXPORT_SYMBOL_GPL(dmb_handle_put);
 
@@ -837,15 +770,10 @@ EXPORT_SYMBOL_GPL(dmb_handle_size);
 
 static int __init dmb_alloc_init(void)
 {
-	dmb_alloc_kobj = kobject_create_and_add("dmb_alloc", mm_kobj);
-	if (!dmb_alloc_kobj)
-		return -ENOMEM;
 	dmb_prep_wq = alloc_workqueue("dmb_prep", WQ_UNBOUND | WQ_MEM_RECLAIM,
 				      0);
-	if (!dmb_prep_wq) {
-		kobject_put(dmb_alloc_kobj);
+	if (!dmb_prep_wq)
 		return -ENOMEM;
-	}
 	dmb_alloc_debugfs = debugfs_create_dir("dmb_alloc", NULL);
 	return 0;
 }
@@ -866,7 +794,6 @@ static void __exit dmb_alloc_exit(void)
 	mutex_unlock(&dmb_handle_lock);
 	debugfs_remove(dmb_alloc_debugfs);
 	destroy_workqueue(dmb_prep_wq);
-	kobject_put(dmb_alloc_kobj);
 }
 module_exit(dmb_alloc_exit);
 

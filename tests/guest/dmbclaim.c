@@ -75,10 +75,10 @@
  *               the player cancels it, and each REQBUFS claims a run of
  *               its own, clear of the held one
  * Metrics depend on the test; every one reports claimed (pages still
- * claimed at the end, before cleanup), claimed_after_cleanup, and the
- * block's sysfs counters (sysfs.claims_ok, sysfs.claims_failed,
- * sysfs.pages_claimed, sysfs.pages_released, sysfs.claims_busy,
- * sysfs.claims_nomem).
+ * claimed at the end, before cleanup), claimed_after_cleanup, and what the
+ * block's CMA area counted during the test (/sys/kernel/mm/cma/<area>/:
+ * cma.pages_claimed, cma.pages_failed, cma.pages_released, cma.fail_busy,
+ * cma.fail_nomem; dmb_alloc() keeps no counters of its own).
  */
 #define _GNU_SOURCE
 #include <sys/klog.h>
@@ -169,6 +169,17 @@ static int cma_name(const struct blk *b, char *name, size_t len)
 	return p && sscanf(p, fmt, name) == 1 ? 0 : -1;
 }
 
+/* A counter of the block's CMA area (/sys/kernel/mm/cma/<area>/), or -1 */
+static double cma_ctr(const struct blk *b, const char *ctr)
+{
+	char path[400], name[64], buf[32];
+
+	if (cma_name(b, name, sizeof(name)))
+		return -1;
+	snprintf(path, sizeof(path), "/sys/kernel/mm/cma/%s/%s", name, ctr);
+	return file_read_str(path, buf, sizeof(buf)) ? -1 : strtod(buf, NULL);
+}
+
 /*
  * The longest free run of the block's CMA area, which hands out its pages
  * (/sys/kernel/debug/cma/<area>/maxchunk, the area named in "cma:" of the
@@ -195,16 +206,6 @@ static int read_result_file(const char *path)
 	if (!strncmp(res, "ok", 2))
 		return 0;
 	return sscanf(res, "error %d", &err) == 1 ? err : -1;
-}
-
-/* A counter of the block's sysfs directory, or -1 */
-static double sysfs_ctr(const struct blk *b, const char *ctr)
-{
-	char path[400], buf[32];
-
-	snprintf(path, sizeof(path), "/sys/kernel/mm/dmb_alloc/%s/%s",
-		 strrchr(b->dir, '/') + 1, ctr);
-	return file_read_str(path, buf, sizeof(buf)) ? -1 : strtod(buf, NULL);
 }
 
 /* Claim @size bytes; 0 and the run's pfn, or -errno. */
@@ -608,13 +609,27 @@ static void fill_block(struct load *l, int64_t want, const struct blk *b0,
 	dmb_test_file(b0->dir, "prep", prep, plen);
 }
 
+/* The block's CMA area counters reported, as deltas over the test */
+static const struct {
+	const char *file, *metric;
+} cma_ctrs[] = {
+	{ "alloc_pages_success", "cma.pages_claimed" },
+	{ "alloc_pages_fail", "cma.pages_failed" },
+	{ "release_pages_success", "cma.pages_released" },
+	{ "alloc_fail_busy", "cma.fail_busy" },
+	{ "alloc_fail_nomem", "cma.fail_nomem" },
+};
+#define NR_CMA_CTRS (sizeof(cma_ctrs) / sizeof(cma_ctrs[0]))
+
 int main(int argc, char **argv)
 {
 	const char *test = opt_get(argc, argv, "test");
 	const char *o_fill = opt_get(argc, argv, "fill");
+	double cma0[NR_CMA_CTRS];
 	struct blk b0, b1;
 	struct load l = { 0 };
 	uint64_t pfn = 0, other = 0;
+	unsigned int i;
 	int ret;
 
 	t_init("dmbclaim");
@@ -626,6 +641,8 @@ int main(int argc, char **argv)
 	if (take("/video-decoder-0", &b0))
 		t_bail("cannot take a handle on /video-decoder-0's block");
 	metric_set("blocksize", b0.size);
+	for (i = 0; i < NR_CMA_CTRS; i++)
+		cma0[i] = cma_ctr(&b0, cma_ctrs[i].file);
 
 	if (!strcmp(test, "idle")) {
 		metric_set("ret", claim(&b0, 64 << 20, 0, &pfn));
@@ -865,7 +882,7 @@ int main(int argc, char **argv)
 			}
 			hole_pa = hole * page_size();
 			fd = dec_open(node);
-			ok0 = sysfs_ctr(&b0, "claims_ok");
+			ok0 = info_val(&b0, "runs");
 			ret = dec_fmt(fd, 1920, 1088);
 			if (!ret)
 				ret = dec_prepare(fd, RUN_MIB);
@@ -876,8 +893,8 @@ int main(int argc, char **argv)
 			 * REQBUFS then claims a run of its own.
 			 */
 			snprintf(k, sizeof(k), "%sprepared", pre);
-			metric_set(k, sysfs_ctr(&b0, "claims_ok") - ok0 == 1);
-			if (!ret && sysfs_ctr(&b0, "claims_ok") == ok0)
+			metric_set(k, info_val(&b0, "runs") - ok0 == 1);
+			if (!ret && info_val(&b0, "runs") == ok0)
 				ret = dec_ctrl(fd, V4L2DEC_CID_PREPARE, &zero, 1);
 			if (!ret)
 				ret = dec_reqbufs(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, NB);
@@ -885,9 +902,9 @@ int main(int argc, char **argv)
 				ret = dec_reqbufs(fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, NB);
 			snprintf(k, sizeof(k), "%sstart", pre);
 			metric_set(k, ret);
-			/* claims that succeeded: 1 for one run, 2 one by one */
+			/* runs claimed: 1 for one run, 2 one by one */
 			snprintf(k, sizeof(k), "%sclaims", pre);
-			metric_set(k, sysfs_ctr(&b0, "claims_ok") - ok0);
+			metric_set(k, info_val(&b0, "runs") - ok0);
 			memset(ob, 0, sizeof(ob));
 			memset(cb, 0, sizeof(cb));
 			if (!ret && (dec_bufs(report, "out", ob, NB) != NB ||
@@ -1175,22 +1192,9 @@ int main(int argc, char **argv)
 	}
 
 	metric_set("claimed", info_val(&b0, "claimed"));
-	{
-		static const char *const ctr[] = { "claims_ok", "claims_failed",
-			"pages_claimed", "pages_released", "claims_busy",
-			"claims_nomem" };
-		char path[400], buf[32], name[64];
-		const char *n = strrchr(b0.dir, '/') + 1;
-		unsigned int i;
-
-		for (i = 0; i < sizeof(ctr) / sizeof(ctr[0]); i++) {
-			snprintf(path, sizeof(path), "/sys/kernel/mm/dmb_alloc/%s/%s",
-				 n, ctr[i]);
-			snprintf(name, sizeof(name), "sysfs.%s", ctr[i]);
-			metric_set(name, file_read_str(path, buf, sizeof(buf)) ? -1 :
-				   strtod(buf, NULL));
-		}
-	}
+	for (i = 0; i < NR_CMA_CTRS; i++)
+		metric_set(cma_ctrs[i].metric,
+			   cma_ctr(&b0, cma_ctrs[i].file) - cma0[i]);
 	ret = release(&b0, 0, 0);
 	metric_set("cleanup", ret);
 	metric_set("claimed_after_cleanup", info_val(&b0, "claimed"));

@@ -28,7 +28,7 @@
  * session and of a rebind fails once in turn (/proc/thread-self/fail-nth):
  * nth_<op>_sites, nth_<op>_err, nth_<op>_covered, nth_<op>_left_claimed,
  * nth_bad_errno (see fail_each()); nth_claim_dmb_failed counts the claims
- * that failed inside dmb_alloc() (its claims_failed counter), not only in
+ * that failed in the block's CMA area (its alloc_pages_fail), not only in
  * the system calls on the way to it: nth_claim_user_pages user pages are
  * put in the claimed range first, so that its migration has work.  A
  * single failed migration target no longer fails a claim (patch 0018
@@ -324,7 +324,7 @@ static void undo_claim(int ret)
  * Returns how many attempts failed inside dmb_alloc(); *errs counts the
  * attempts that returned an error at all.
  */
-static long claim_failing_twice(const char *claims_failed, int *errs,
+static long claim_failing_twice(const char *cma_failed, int *errs,
 				struct user_region *base, size_t *bad)
 {
 	char buf[32], v[16], pro[16] = "";
@@ -362,12 +362,12 @@ static long claim_failing_twice(const char *claims_failed, int *errs,
 			}
 			user_in_claim(base);
 		}
-		before = file_read_str(claims_failed, buf, sizeof(buf)) ? -1 : atol(buf);
+		before = file_read_str(cma_failed, buf, sizeof(buf)) ? -1 : atol(buf);
 		fd = open(CLAIM "alloc", O_WRONLY | O_CLOEXEC);
 		if (fd < 0 || before < 0) {
 			if (pro[0])
 				file_write("/proc/sys/vm/compaction_proactiveness", pro);
-			t_bail("cannot open %salloc or read %s", BLK, claims_failed);
+			t_bail("cannot open %salloc or read %s", BLK, cma_failed);
 		}
 		file_write(DBG "fail_page_alloc/times", "2");
 		file_write(DBG "fail_page_alloc/probability", "100");
@@ -382,7 +382,7 @@ static long claim_failing_twice(const char *claims_failed, int *errs,
 		else
 			undo_claim(0);
 		close(fd);
-		after = file_read_str(claims_failed, buf, sizeof(buf)) ? -1 : atol(buf);
+		after = file_read_str(cma_failed, buf, sizeof(buf)) ? -1 : atol(buf);
 		inside += after > before;
 	}
 	if (pro[0])
@@ -560,7 +560,7 @@ int main(int argc, char **argv)
 
 	/* then every allocation of a claim, a session and a bind, in turn */
 	{
-		const char *cf = "/sys/kernel/mm/dmb_alloc/dmb@60000000/claims_failed";
+		const char *cf = "/sys/kernel/mm/cma/dmb@60000000/alloc_pages_fail";
 		struct user_region fill[FILL_CHUNKS] = { 0 };
 		double nth_bad = 0;
 		size_t in_claim;
