@@ -25,8 +25,9 @@ rm -rf "$KSRC"
 git -C build/linux worktree prune
 git -C build/linux worktree add -q --detach "$KSRC" pristine ||
 	die "cannot check out build/linux-series"
-git -C "$KSRC" config user.name "dmb check-series"
-git -C "$KSRC" config user.email "check-series@localhost"
+# git am's committer; not in the repository's config, which build/linux
+# and its other worktrees share
+export GIT_COMMITTER_NAME="dmb check-series" GIT_COMMITTER_EMAIL="check-series@localhost"
 
 unset MAKEFLAGS MFLAGS MAKELEVEL
 export ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
