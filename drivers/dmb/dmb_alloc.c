@@ -7,10 +7,11 @@
  * takes back when it needs it.  A driver takes a handle on its device's
  * block (memory-region), claims runs of it with dmb_alloc() and returns them
  * with dmb_release().  The pages are handed out by the block's CMA area,
- * the one the DMA API and the dma-buf heap use, so no two of them hand out
- * the same page and every improvement of cma_alloc() is this module's too.
- * What is left here is a driver API: handles, exact releases, the prepared
- * claim, counters, tracepoints and debugfs.
+ * the one the DMA API uses, so no two ways in hand out the same page and
+ * every improvement of cma_alloc() is this module's too (the area counts
+ * the claims in /sys/kernel/mm/cma/<block>/).  What is left here is a
+ * driver API: handles, exact releases, the prepared claim, tracepoints and
+ * debugfs.
  *
  * Runs still claimed when the last handle goes stay claimed (the device or
  * a mapping may still use them) and keep the module loaded.
@@ -689,6 +690,7 @@ void dmb_handle_put(struct dmb_handle *handle)
 {
 	unsigned long claimed;
 	struct dmb_prep *prep;
+	struct device *dev = NULL;
 	unsigned int preps = 0;
 	bool wait = false;
 
@@ -722,12 +724,15 @@ void dmb_handle_put(struct dmb_handle *handle)
 		dev_warn(handle->dev, "dmb_alloc: %s: last handle dropped with %lu pages claimed; they stay claimed\n",
 			 handle->name, claimed);
 	/*
-	 * Cancelled preparations still running end before the device lets
-	 * the block go (their runs would look like its buffers): keep the
-	 * handle's memory while waiting, within the bound of a claim.
+	 * Wait, within the bound of a claim, for cancelled preparations
+	 * still running to give their runs back, so that the next owner of
+	 * the block does not find them allocated: keep the handle's memory,
+	 * and the device the messages name, meanwhile.
 	 */
-	if (wait)
+	if (wait) {
 		kref_get(&handle->ref);
+		dev = get_device(handle->dev);
+	}
 	if (!claimed)
 		dmb_handle_destroy(handle);
 out:
@@ -736,8 +741,9 @@ out:
 		return;
 	if (!wait_event_timeout(handle->preps_gone, !dmb_preps_abandoned(handle),
 				msecs_to_jiffies(DMB_PREP_WAIT_MS)))
-		dev_warn(handle->dev, "dmb_alloc: %s: a cancelled claim is still running\n",
+		dev_warn(dev, "dmb_alloc: %s: a cancelled claim is still running\n",
 			 handle->name);
+	put_device(dev);
 	kref_put(&handle->ref, dmb_handle_release);
 }
 EXPORT_SYMBOL_GPL(dmb_handle_put);
