@@ -1103,8 +1103,11 @@ static void part_kernelmem(int argc, char **argv)
 		struct rlimit rl = { 65536, 65536 };
 		int fd[2];
 
-		file_write("/proc/self/oom_score_adj", "1000");
-		setrlimit(RLIMIT_NOFILE, &rl);
+		if (file_write("/proc/self/oom_score_adj", "1000") ||
+		    setrlimit(RLIMIT_NOFILE, &rl)) {
+			pr->err = errno;
+			_exit(1);
+		}
 		for (;;) {
 			pr->movable_free_kb = movable_kb > 0 ?
 				zone_field_kb("Movable", "nr_free_pages") : 0;
