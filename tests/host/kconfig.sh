@@ -3,7 +3,10 @@
 # CONFIG_DMB is arm64-only (the series reserves command-line DMBs from an
 # arm64 hook and is tested nowhere else; 32-bit highmem kernels are not
 # supported): Kconfig must refuse it on 32-bit arm and on x86_64, and keep
-# it on arm64.  Runs the kernel's own Kconfig in build/kconfig-<arch>.
+# it on arm64, where the smallest configuration with it (no CMA, no DMA
+# CMA, no heaps) must build the files that carry DMB code, W=1 clean: the
+# test kernel has every option the series tests, this one none of them.
+# Runs the kernel's own Kconfig in build/kconfig-<arch>.
 # inputs: tree
 set -u
 
@@ -34,6 +37,18 @@ want() {
 }
 
 want arm64 y
+# the DMB code of the smallest arm64 configuration with CONFIG_DMB
+obj=$TOP/build/kconfig-arm64
+. "$TOP/scripts/ccache-env.sh"
+files="mm/dmb.o mm/mm_init.o mm/memblock.o mm/page_alloc.o drivers/of/of_reserved_mem.o"
+if grep -q '^CONFIG_DMB=y' "$obj/.config" && ! grep -q '^CONFIG_CMA=y' "$obj/.config" &&
+   make -s -C "$KSRC" O="$obj" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+	CC="ccache aarch64-linux-gnu-gcc" W=1 $files > "$obj.build.log" 2>&1 &&
+   ! grep -q 'warning:' "$obj.build.log"; then
+	ok "allnoconfig + CONFIG_DMB (no CMA) builds $files, W=1 clean"
+else
+	ko "allnoconfig + CONFIG_DMB (no CMA): $(grep -m3 'error\|warning' "$obj.build.log")"
+fi
 want arm n
 want x86_64 n
 
