@@ -29,11 +29,12 @@
  *          layout, for the cost of the series when no DMB is configured.
  * tlb      Parallel migration with and without TLB shootdowns: see
  *          part_tlb().
- * compact  Compaction of fragmented memory: --fill of anonymous memory,
- *          every other page of it freed, then /proc/sys/vm/compact_memory
- *          timed, with what it scanned and the free blocks of order 9 and
- *          up before and after (the same on a board with and without
- *          DMBs, whose ZONE_MOVABLE is not contiguous).
+ * compact  Compaction of fragmented memory, --reps times: --fill of
+ *          anonymous memory, every other page of it freed, then
+ *          /proc/sys/vm/compact_memory timed, with what it scanned, the
+ *          time per scanned page and the free blocks of order 9 and up
+ *          before and after (the same on boards with and without DMBs,
+ *          whose ZONE_MOVABLE is not contiguous).
  * kernelmem  Unmovable kernel memory (pipe buffers) taken by a child until
  *          the OOM killer ends it: how much the kernel's zones gave, and
  *          how much of ZONE_MOVABLE was free then (the premature OOM a
@@ -1039,39 +1040,45 @@ static void part_compact(int argc, char **argv)
 {
 	int64_t fill = parse_size(opt_get(argc, argv, "fill") ?: "1G");
 	const char *label = opt_get(argc, argv, "label") ?: "unnamed";
+	int reps = atoi(opt_get(argc, argv, "reps") ?: "3");
 	long ps = page_size(), bad = 0, hi_before, hi_after;
-	int64_t mig0, free0, iso0;
+	int64_t mig0, free0, iso0, mig, fre;
 	double t0, ms;
-	int c, i;
+	int c, i, r;
 
-	if (fill <= 0)
-		t_bail("--fill=%s: expected a size", opt_get(argc, argv, "fill"));
-	while ((int64_t)nchunks * CHUNK_PAGES * ps < fill && !chunk_add())
-		;
-	for (c = 0; c < nchunks; c++)
-		for (i = 1; i < CHUNK_PAGES; i += 2)
-			madvise(chunks[c] + i * ps, ps, MADV_DONTNEED);
-	hi_before = buddy_free_blocks(9);
-	mig0 = vmstat("compact_migrate_scanned");
-	free0 = vmstat("compact_free_scanned");
-	iso0 = vmstat("compact_isolated");
-	t0 = mono_ms();
-	if (file_write("/proc/sys/vm/compact_memory", "1"))
-		t_bail("cannot write /proc/sys/vm/compact_memory");
-	ms = mono_ms() - t0;
-	hi_after = buddy_free_blocks(9);
-	for (c = 0; c < nchunks; c++)
-		for (i = 0; i < CHUNK_PAGES; i += 2)
-			bad += *(uint64_t *)(chunks[c] + i * ps) !=
-			       stamp(chunks[c] + i * ps);
-	t_info("compact label=%s fill_mb=%lld ms=%.1f migrate_scanned=%lld free_scanned=%lld isolated=%lld order9_free_before=%ld order9_free_after=%ld",
-	       label, (long long)(fill >> 20), ms,
-	       (long long)(vmstat("compact_migrate_scanned") - mig0),
-	       (long long)(vmstat("compact_free_scanned") - free0),
-	       (long long)(vmstat("compact_isolated") - iso0),
-	       hi_before, hi_after);
+	if (fill <= 0 || reps < 1)
+		t_bail("--fill=%s --reps=%d: expected a size and a count",
+		       opt_get(argc, argv, "fill"), reps);
+	for (r = 0; r < reps; r++) {
+		while ((int64_t)nchunks * CHUNK_PAGES * ps < fill && !chunk_add())
+			;
+		for (c = 0; c < nchunks; c++)
+			for (i = 1; i < CHUNK_PAGES; i += 2)
+				madvise(chunks[c] + i * ps, ps, MADV_DONTNEED);
+		hi_before = buddy_free_blocks(9);
+		mig0 = vmstat("compact_migrate_scanned");
+		free0 = vmstat("compact_free_scanned");
+		iso0 = vmstat("compact_isolated");
+		t0 = mono_ms();
+		if (file_write("/proc/sys/vm/compact_memory", "1"))
+			t_bail("cannot write /proc/sys/vm/compact_memory");
+		ms = mono_ms() - t0;
+		hi_after = buddy_free_blocks(9);
+		mig = vmstat("compact_migrate_scanned") - mig0;
+		fre = vmstat("compact_free_scanned") - free0;
+		for (c = 0; c < nchunks; c++)
+			for (i = 0; i < CHUNK_PAGES; i += 2)
+				bad += *(uint64_t *)(chunks[c] + i * ps) !=
+				       stamp(chunks[c] + i * ps);
+		t_info("compact label=%s rep=%d fill_mb=%lld ms=%.1f migrate_scanned=%lld free_scanned=%lld isolated=%lld us_per_scanned_page=%.2f order9_free_before=%ld order9_free_after=%ld",
+		       label, r, (long long)(fill >> 20), ms, (long long)mig,
+		       (long long)fre,
+		       (long long)(vmstat("compact_isolated") - iso0),
+		       mig + fre ? ms * 1000 / (mig + fre) : 0,
+		       hi_before, hi_after);
+		chunks_free_all();
+	}
 	t_result(bad == 0, "user data intact after compaction (%ld pages bad)", bad);
-	chunks_free_all();
 }
 
 /*
