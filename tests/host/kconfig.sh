@@ -40,7 +40,7 @@ want arm64 y
 # the DMB code of the smallest arm64 configuration with CONFIG_DMB
 obj=$TOP/build/kconfig-arm64
 . "$TOP/scripts/ccache-env.sh"
-files="mm/dmb.o mm/mm_init.o mm/memblock.o mm/page_alloc.o drivers/of/of_reserved_mem.o"
+files="mm/dmb.o mm/mm_init.o"
 if grep -q '^CONFIG_DMB=y' "$obj/.config" && ! grep -q '^CONFIG_CMA=y' "$obj/.config" &&
    make -s -C "$KSRC" O="$obj" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 	CC="ccache aarch64-linux-gnu-gcc" W=1 $files > "$obj.build.log" 2>&1 &&
