@@ -737,6 +737,19 @@ static double dec_cma_allocated(const struct dec *d)
 	return dec_cma(d, "alloc_pages_success");
 }
 
+/*
+ * Pages of the decoder's CMA area in its bitmap (debugfs "used"): a claim
+ * takes its run there before it migrates, and counts it in
+ * alloc_pages_success only once it succeeded.
+ */
+static double dec_cma_used(const struct dec *d)
+{
+	char path[160], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/cma/%s/used", d->block);
+	return file_read_str(path, buf, sizeof(buf)) ? -1 : atof(buf);
+}
+
 /* Pages allocated from the decoder's CMA area and not released */
 static double dec_cma_held(const struct dec *d)
 {
@@ -821,7 +834,7 @@ static int stress(int argc, char **argv)
 	int near_oom = opt_get(argc, argv, "near-oom") != NULL;
 	int w = 1920, h = 1088, k, i, ret[2], bad, decoded, running;
 	double done = 0, failed = 0, enomem = 0, killed = 0, left = 0, ok = 0;
-	double streaming = 0, reqbufs = 0, outside = 0, cma_base;
+	double streaming = 0, reqbufs = 0, outside = 0, cma_base, used_base;
 	/* pages of the 32 OUTPUT buffers a REQBUFS victim asks for */
 	double full = 32.0 * ((44 + (size_t)w * h * 3 / 2 + page_size() - 1) / page_size());
 	size_t fsize = (size_t)w * h * 3 / 2;
@@ -859,6 +872,7 @@ static int stress(int argc, char **argv)
 		int shot = 0;
 
 		cma_base = victim >= 0 ? dec_cma_allocated(&decs[victim]) : 0;
+		used_base = victim >= 0 ? dec_cma_used(&decs[victim]) : 0;
 		/*
 		 * A player to kill in REQBUFS asks for 32 OUTPUT buffers:
 		 * allocating and zeroing 96 MiB leaves time to see it there.
@@ -876,15 +890,19 @@ static int stress(int argc, char **argv)
 					continue;
 				/*
 				 * In REQBUFS: its CMA area has handed out some of
-				 * the 32 buffers but not all (or the task sleeps
-				 * in the ioctl).  The report is not read meanwhile:
+				 * the 32 buffers but not all, or a run is taken in
+				 * the bitmap but not yet handed out (dmb_alloc()
+				 * claims all buffers as one run), or the task sleeps
+				 * in the ioctl.  The report is not read meanwhile:
 				 * it takes the queue's lock, which REQBUFS holds.
 				 */
 				if (k == victim && !shot && !mid_stream) {
 					double got = dec_cma_allocated(d) - cma_base;
+					double taken = dec_cma_used(d) - used_base;
 
 					if (in_reqbufs(d->pid) ||
-					    (got > 0 && got < full)) {
+					    (got > 0 && got < full) ||
+					    (got == 0 && taken > 0)) {
 						reqbufs++;
 						kill(d->pid, SIGKILL);
 						shot = 1;
