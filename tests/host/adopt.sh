@@ -66,7 +66,7 @@ mkdir -p "$OUT"
 touched=$(grep -h '^diff --git' "$TOP"/patches/*.patch "$TOP"/patches/*/*.patch | awk '{ print "/" substr($3, 3) }' | sort -u)
 if git -C "$KSRC" worktree add -q --no-checkout --detach "$OUT/linux" pristine > "$OUT/apply.log" 2>&1 &&
    (cd "$OUT/linux" && git sparse-checkout set --no-cone $touched && git checkout -q &&
-	git config user.name "adopt test" && git config user.email adopt@localhost) >> "$OUT/apply.log" 2>&1 &&
+	git config --worktree user.name "adopt test" && git config --worktree user.email adopt@localhost) >> "$OUT/apply.log" 2>&1 &&
    mkdir -p "$OUT/dmb" && cp -r "$TOP/patches" "$OUT/dmb/" && run apply "$TOP"; then
 	# the same files as the tree make test built from patches/series
 	diffs=$(for f in $touched; do

@@ -85,12 +85,30 @@ done
 
 # No symbol called plain "dmb": on arm and arm64 that is the barrier
 # dmb(), and grep and readers mistake one for the other (issue 10).
-hits=$(cd "$TOP" && grep -nE '^\+.*\b(struct|union|enum) dmb\b([^_]|$)|^\+.*\b(dmb)[[:space:]]*\(' patches/*.patch;
+hits=$(cd "$TOP" && grep -nE '^\+.*\b(struct|union|enum) dmb\b([^_]|$)|^\+.*\b(dmb)[[:space:]]*\(' patches/*.patch patches/*/*.patch;
 	cd "$TOP" && grep -rnE '\b(struct|union|enum) dmb\b([^_]|$)|(^|[^_a-z.>])dmb[[:space:]]*\(' drivers include 2>/dev/null)
 if [ -z "$hits" ]; then
 	ok "no symbol named plain dmb (the arm barrier's name)"
 else
 	ko "no symbol named plain dmb (the arm barrier's name)"
+	echo "$hits" | sed 's/^/      /' | head -10
+fi
+
+# The series for upstream exports nothing: a symbol with no in-tree user
+# is not merged.  What the out-of-tree modules need is carried in
+# patches/gki/, and only there (issue 31).
+hits=$(cd "$TOP" && sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e '/^gki\//d' patches/series |
+	while read -r p; do
+		# an export a patch only moves (removed and added) is not new
+		awk -v p="$p" '/^[-+][[:space:]]*EXPORT_SYMBOL/ {
+			n = $0; sub(/^[-+][^(]*\(/, "", n); sub(/\).*/, "", n)
+			if (substr($0, 1, 1) == "+") add[n] = 1; else del[n] = 1
+		} END { for (n in add) if (!(n in del)) print p ": exports " n }' "patches/$p"
+	done)
+if [ -z "$hits" ]; then
+	ok "no patch outside patches/gki/ exports a symbol"
+else
+	ko "no patch outside patches/gki/ exports a symbol"
 	echo "$hits" | sed 's/^/      /' | head -10
 fi
 
