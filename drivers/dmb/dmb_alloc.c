@@ -2,19 +2,13 @@
 /*
  * dmb_alloc - physically contiguous buffers from Designated Movable Blocks
  *
- * A Designated Movable Block (DMB) is memory the page allocator lends to
- * movable data, such as user pages, and that the device it was declared for
- * takes back when it needs it.  A driver takes a handle on its device's
- * block (memory-region), claims runs of it with dmb_alloc() and returns them
- * with dmb_release().  The pages are handed out by the block's CMA area,
- * the one the DMA API uses, so no two ways in hand out the same page and
- * every improvement of cma_alloc() is this module's too (the area counts
- * the claims in /sys/kernel/mm/cma/<block>/).  What is left here is a
- * driver API: handles, exact releases, the prepared claim, tracepoints and
- * debugfs.
- *
- * Runs still claimed when the last handle goes stay claimed (the device or
- * a mapping may still use them) and keep the module loaded.
+ * A driver takes a handle on the Designated Movable Block its device
+ * references (memory-region), claims runs of it with dmb_alloc() and gives
+ * them back with dmb_release().  The runs come from the block's CMA area,
+ * the DMA API's, so one bitmap knows every claim and cma_alloc()'s bounds
+ * are this module's; the area counts them in /sys/kernel/mm/cma/<block>/.
+ * Runs still claimed when the last handle goes stay claimed and keep the
+ * module loaded.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -42,34 +36,24 @@
 #include "dmb_alloc_trace.h"
 
 /**
- * struct dmb_handle - a block in use through this module
- *
- * Every handle on a block is this one object, counted in @users; it
- * lives on while runs are claimed after the last handle went.
- *
+ * struct dmb_handle - a block in use through this module, one per block
  * @node: in dmb_handle_list
  * @dmb: the core's block
  * @cma: the block's CMA area, which hands out its pages
- * @dev: the device whose driver has the block, with a reference (an orphan
- *	prints through it after that driver is gone), replaced when another
- *	device takes the orphan over; under dmb_handle_lock, read without it
- *	only by those holding a handle or a claim (no takeover then)
- * @name: short name (the block's device tree node or movablecore= item)
+ * @dev: the device holding the block, referenced; replaced under
+ *	dmb_handle_lock when another device takes over an orphan (runs
+ *	claimed, no handle)
+ * @name: short name (the block's node or movablecore= item)
  * @base_pfn: first page frame of the block
- * @book: runs handed out, under @lock
- * @lock: protects @book
- * @users: dmb_handle_get() calls not yet put, under dmb_handle_lock
- * @dying: the last handle went with nothing claimed and the handle is being
- *	destroyed: a prepared claim still in flight must not commit; under
- *	@lock
- * @ref: references to the handle's memory: the handle list's, and each
- *	prepared claim's until it is freed
+ * @book: runs handed out
+ * @lock: protects @book, @dying and @preps
+ * @users: handles not yet put, under dmb_handle_lock
+ * @dying: being destroyed: a prepared claim in flight must not commit
+ * @ref: the handle list's reference, and each prepared claim's
  * @debugfs: /sys/kernel/debug/dmb_alloc/<name>
- * @preps: prepared claims not yet committed or cancelled, or cancelled and
- *	still giving their run back, under @lock
+ * @preps: prepared claims not yet freed
  * @preps_gone: woken when a prepared claim leaves @preps
- * @abandoned: cancelled preparations whose claim still runs, until their
- *	run is given back
+ * @abandoned: cancelled claims still running, until their run is back
  */
 struct dmb_handle {
 	struct list_head node;
@@ -113,10 +97,7 @@ static bool dmb_alloc_args_bad(struct dmb_handle *handle, size_t size,
 {
 	const char *why = NULL;
 
-	/*
-	 * The migration waits for page locks and writeback: the gfp must
-	 * allow sleeping and carry nothing but reclaim modifiers.
-	 */
+	/* the migration sleeps: nothing but reclaim modifiers */
 	if (flags & ~DMB_ALLOC_NOZERO)
 		why = "unknown flags";
 	else if (!gfpflags_allow_blocking(gfp) ||
@@ -130,11 +111,7 @@ static bool dmb_alloc_args_bad(struct dmb_handle *handle, size_t size,
 	return why;
 }
 
-/*
- * The claim itself; a prepared claim passes its @cancel, which the last
- * handle's put or dmb_alloc_cancel() sets: seen when the run is about to
- * be recorded, the run goes back at once.
- */
+/* The claim; a prepared claim's @cancel, once set, gives the run back */
 static struct page *__dmb_alloc(struct dmb_handle *handle, size_t size,
 				size_t align, gfp_t gfp, unsigned int flags,
 				const bool *cancel)
@@ -154,12 +131,7 @@ static struct page *__dmb_alloc(struct dmb_handle *handle, size_t size,
 		goto fail;
 	trace_dmb_alloc_start(handle->name, nr, mask + 1);
 
-	/*
-	 * The pages still hold what was migrated out of them: the page
-	 * allocator zeroes them as it hands them over (once, also with
-	 * init_on_alloc), unless the caller overwrites every byte itself.
-	 * alloc_contig_range() adds __GFP_RETRY_MAYFAIL itself.
-	 */
+	/* zeroed by alloc_contig_range(), on every CPU for a large run */
 	gfp &= ~__GFP_RETRY_MAYFAIL;
 	if (!(flags & DMB_ALLOC_NOZERO))
 		gfp |= __GFP_ZERO;
@@ -213,22 +185,16 @@ static bool dmb_preps_abandoned(struct dmb_handle *handle);
  *	other gfp (one that cannot sleep, in particular) is refused at once.
  * @flags: 0, or DMB_ALLOC_NOZERO
  *
- * Finds a free run of the block's CMA area and migrates whatever user or
- * page cache data lives there to memory outside it, with cma_alloc_gfp():
- * a page that stays busy (pinned, referenced from a pipe) is passed by, a
- * claim's attempts and time are bounded, and the busy page is named in
- * the cma_alloc_busy_retry tracepoint and a rate-limited message.  A fatal
- * signal aborts the claim.  On any failure nothing stays claimed and no
- * data is lost.
+ * Claims a free run of the block's CMA area with cma_alloc_gfp(), which
+ * migrates what lives there out of the block, passes by a page that stays
+ * busy, bounds the claim's attempts and time and names the busy page.  A
+ * fatal signal aborts it; on any failure nothing stays claimed and no data
+ * is lost.  With no free run while cancelled prepared claims still run, it
+ * waits for them (the bound of one claim) and tries once more.
  *
- * A claim that finds no free run while prepared claims of the block that
- * were cancelled are still running waits for them to give their runs back
- * (at most the bound of one claim) and tries once more.
- *
- * The run is zeroed before it is returned, as the DMA API and the CMA heap
- * do: the pages held other processes' data until the migration copied it
- * out.  Only a driver that overwrites every byte of the run before anyone
- * (its device, userspace) can read it may pass DMB_ALLOC_NOZERO.
+ * The run is zeroed, as the DMA API does: it held other processes' data.
+ * Only a driver that overwrites every byte before its device or userspace
+ * can read it may pass DMB_ALLOC_NOZERO.
  *
  * Context: process context, may sleep.
  * Return: the first page of the run; ERR_PTR(-EINVAL) for bad arguments,
@@ -263,13 +229,11 @@ EXPORT_SYMBOL_GPL(dmb_alloc);
  * @pages: what dmb_alloc() returned
  * @size: the size passed to dmb_alloc()
  *
- * The pages return to the page allocator, in ZONE_MOVABLE, where user
- * pages can use them at once.  Claims belong to the block, not to the
- * handle: any handle on the block releases any of its runs, so the caller
- * must release only runs it claimed.  A run that is not exactly one
- * claimed run of the block (never claimed, already released, of another
- * block, another size, part of a run) is refused with a warning and
- * nothing changes.
+ * The pages go back to ZONE_MOVABLE, for user pages.  Claims belong to
+ * the block: the caller must release only runs it claimed.  A run that is
+ * not exactly one claimed run of the block (never claimed, released
+ * already, of another block or size, part of a run) is refused with a
+ * warning and nothing changes.
  *
  * Context: process context, may sleep.
  * Return: 0, or -EINVAL for a run that is not a claimed run of the block.
@@ -421,12 +385,11 @@ static bool dmb_preps_abandoned(struct dmb_handle *handle)
  * @gfp: as for dmb_alloc()
  * @flags: as for dmb_alloc()
  *
- * A driver that knows it will need a buffer soon (a player opened the
- * device, the stream's format is known) starts emptying the run now and
- * takes it with dmb_alloc_commit() when streaming starts, which then waits
- * only for what is left; dmb_alloc_cancel() gives back what it took.  The
- * claim is dmb_alloc()'s, run by a worker.  Every prepared claim must be
- * committed or cancelled, also after the last dmb_handle_put(), which
+ * A driver that will need a buffer soon (the stream's format is known)
+ * starts dmb_alloc()'s claim in a worker now, and takes the run with
+ * dmb_alloc_commit() when streaming starts, waiting only for what is left;
+ * dmb_alloc_cancel() gives back what it took.  Every prepared claim must
+ * be committed or cancelled, also after the last dmb_handle_put(), which
  * marks them cancelled.
  *
  * Context: process context, may sleep.
@@ -480,13 +443,11 @@ EXPORT_SYMBOL_GPL(dmb_alloc_prepared);
  * dmb_alloc_cancel - stop a prepared claim and give back what it took
  * @prep: from dmb_alloc_prepare(); freed, now or when its claim ends
  *
- * A claim not started yet does not start.  One under way is neither
- * stopped nor waited for: it gives back what it took when it ends (its
- * attempts are bounded, see cma_alloc_gfp()), so a driver may cancel
- * under a lock its other users wait for; but when more than two cancelled
- * claims of the block still run, the caller waits (killable) until no
- * more than two do, so that cancelling in a loop cannot start claims
- * faster than they end.  A claim that has ended is released at once.
+ * A claim not started does not start; one under way is not waited for
+ * (a driver may cancel under a lock its users wait for) and gives its run
+ * back when it ends, within cma_alloc_gfp()'s bound.  When more than two
+ * cancelled claims of the block still run, the caller waits (killable)
+ * for them, so that cancelling in a loop cannot outrun them.
  *
  * Context: process context, may sleep.
  */
@@ -505,11 +466,7 @@ void dmb_alloc_cancel(struct dmb_prep *prep)
 		atomic_dec(&handle->abandoned);
 		dmb_prep_drop(prep, false);
 	} else if (atomic_read(&handle->abandoned) > DMB_PREP_ABANDONED_MAX) {
-		/*
-		 * A caller that cancels faster than claims end waits for
-		 * them: cancelled claims still running hold bitmap bits and
-		 * migrate for nothing.
-		 */
+		/* they hold bitmap bits and migrate for nothing */
 		wait_event_killable(handle->preps_gone,
 				    atomic_read(&handle->abandoned) <=
 				    DMB_PREP_ABANDONED_MAX);
@@ -522,9 +479,8 @@ EXPORT_SYMBOL_GPL(dmb_alloc_cancel);
  * dmb_alloc_commit - take a prepared claim
  * @prep: from dmb_alloc_prepare(); freed
  *
- * Waits for what is left of the claim.  A fatal signal while it waits
- * cancels the claim.  The run is then an ordinary claim, given back with
- * dmb_release().
+ * Waits for what is left of the claim (a fatal signal cancels it).  The
+ * run is then an ordinary claim, given back with dmb_release().
  *
  * Context: process context, may sleep.
  * Return: as dmb_alloc(), ERR_PTR(-EINTR) on a fatal signal, and
@@ -605,11 +561,7 @@ static struct dmb_handle *dmb_handle_create(struct dmb_block *dmb, struct device
 	return handle;
 }
 
-/*
- * Called with dmb_handle_lock held, when neither handles nor claims remain
- * and @dying is set.  The directories go at once, so that a new handle of
- * the same name can be made; a prepared claim may keep the memory a while.
- */
+/* Under dmb_handle_lock, @dying set: the name is free for a new handle */
 static void dmb_handle_destroy(struct dmb_handle *handle)
 {
 	list_del(&handle->node);
@@ -649,8 +601,7 @@ found:
  * @dev: device whose device tree node has memory-region
  * @index: index in memory-region
  *
- * Only a device whose node references a Designated Movable Block gets a
- * handle; the core refuses every other one with a message naming it.
+ * The core refuses a device whose node references no block, naming it.
  *
  * Context: process context, may sleep.
  * Return: the handle, or an ERR_PTR() from dmb_get().
@@ -679,10 +630,9 @@ EXPORT_SYMBOL_GPL(dmb_handle_get_by_name);
  * dmb_handle_put - drop a handle
  * @handle: from dmb_handle_get(); NULL or an ERR_PTR() is ignored
  *
- * Runs still claimed stay claimed: the device may still use them.  They
- * are reported, and the module stays loaded while they exist.  The last
- * put waits for cancelled preparations still under way (the bound of one
- * claim) and cancels those not started.
+ * Runs still claimed stay claimed (the device may still use them), are
+ * reported, and keep the module loaded.  The last put cancels prepared
+ * claims and waits for those under way (the bound of one claim).
  *
  * Context: process context, may sleep.
  */
@@ -697,10 +647,7 @@ void dmb_handle_put(struct dmb_handle *handle)
 	if (IS_ERR_OR_NULL(handle))
 		return;
 	mutex_lock(&dmb_handle_lock);
-	/*
-	 * Under the lock, which the next device to take the block waits for:
-	 * it finds this handle, or none.
-	 */
+	/* the next device to take the block finds this handle, or none */
 	dmb_put(handle->dmb);
 	WRITE_ONCE(handle->users, handle->users - 1);
 	if (handle->users)
@@ -723,12 +670,7 @@ void dmb_handle_put(struct dmb_handle *handle)
 	if (claimed)
 		dev_warn(handle->dev, "dmb_alloc: %s: last handle dropped with %lu pages claimed; they stay claimed\n",
 			 handle->name, claimed);
-	/*
-	 * Wait, within the bound of a claim, for cancelled preparations
-	 * still running to give their runs back, so that the next owner of
-	 * the block does not find them allocated: keep the handle's memory,
-	 * and the device the messages name, meanwhile.
-	 */
+	/* the next owner must not find cancelled claims' runs allocated */
 	if (wait) {
 		kref_get(&handle->ref);
 		dev = get_device(handle->dev);
