@@ -4,8 +4,11 @@
 # 6.12 and, after each, build the test kernel (ccache keeps it cheap),
 # build and run the kernel's memblock simulator (tools/testing/memblock,
 # through tests/host/memblock.sh) and boot the default board to the
-# guest's first check.  For whoever changes patches/; not part of make
-# test.  FROM=n and TO=n limit the prefixes checked (1-based).
+# guest's first check; once the reserved-memory handler is in, also boot
+# a board with a CMA pool inside a block (dmb-dma) and check that the
+# kernel log has no BUG, WARNING or Oops.  For whoever changes
+# patches/; not part of make test.  FROM=n and TO=n limit the prefixes
+# checked (1-based).
 #
 # The tree is a git worktree of build/linux's "pristine" tag in
 # build/linux-series, the kernel builds in build/obj-series; the summary
@@ -50,6 +53,17 @@ scn=$LOG/check-series-boot.scn
 	echo "config: test"
 	echo "check: meminfo MemTotal>0"
 } > "$scn"
+# Once the handler is in: a board whose default CMA pool lies inside a
+# block (dmb-dma), which the handler may only accept with the CMA patch
+scn2=$LOG/check-series-boot-pool.scn
+{
+	echo "description: check-series: a CMA pool inside a block boots clean"
+	echo "board: dmb-dma"
+	echo "memory: 2G"
+	echo "boot: direct"
+	echo "config: test"
+	echo "check: kmsg bad=0"
+} > "$scn2"
 
 for p in $patches; do
 	n=$((n + 1))
@@ -81,6 +95,13 @@ for p in $patches; do
 		ok "$n $p: boots"
 	else
 		ko "$n $p: boot: $(grep -m1 -E 'FAIL|error' "$LOG/$n-boot.log")"
+	fi
+	grep -q 'RESERVEDMEM_OF_DECLARE(.*designated-movable-block' "$KSRC/mm/dmb.c" 2>/dev/null || continue
+	if DMB_IMAGE=$OBJ/arch/arm64/boot/Image sh scripts/run-scenario.sh \
+			--no-build "$scn2" > "$LOG/$n-boot-pool.log" 2>&1; then
+		ok "$n $p: boots with a CMA pool inside a block"
+	else
+		ko "$n $p: boot with a CMA pool inside a block: $(grep -m1 -E 'FAIL|error' "$LOG/$n-boot-pool.log")"
 	fi
 done
 git -C build/linux worktree remove --force "$KSRC" || :

@@ -852,6 +852,8 @@ int main(int argc, char **argv)
 		kl[len > 0 ? len : 0] = '\0';
 		snprintf(needle, sizeof(needle), "pfn 0x%llx busy (refcount",
 			 (unsigned long long)pinned);
+		/* the log says a page stayed busy, never which frame (the trace does) */
+		metric_set("error_logged", strstr(kl, "busy attempts: a page stayed busy") != NULL);
 		metric_set("error_names_pfn", line_has(kl, "busy attempts", needle));
 		kill(pin, SIGKILL);
 		waitpid(pin, NULL, 0);

@@ -31,7 +31,7 @@
  * that failed in the block's CMA area (its alloc_pages_fail), not only in
  * the system calls on the way to it: nth_claim_user_pages user pages are
  * put in the claimed range first, so that its migration has work.  A
- * single failed migration target no longer fails a claim (patch 0013
+ * single failed migration target no longer fails a claim (patch 0012
  * falls back to ZONE_MOVABLE), so twice_claim_dmb_failed counts claims
  * whose first two page allocations fail, which must fail inside
  * dmb_alloc() and unwind (twice_claim_err: attempts that failed at all).
@@ -318,7 +318,7 @@ static void undo_claim(int ret)
 /*
  * A claim whose first two page allocations fail: with user pages in the
  * range, the migration target of the first page and the fallback after
- * it (patch 0013 tries memory below ZONE_MOVABLE first, then ZONE_MOVABLE),
+ * it (patch 0012 tries memory below ZONE_MOVABLE first, then ZONE_MOVABLE),
  * so that the claim fails inside dmb_alloc() and unwinds.  Slab pages
  * taken on the way may use up the two failures first: a few attempts.
  * Returns how many attempts failed inside dmb_alloc(); *errs counts the

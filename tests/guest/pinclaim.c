@@ -36,8 +36,8 @@
  * other_ret_8m, other_ret_whole,
  * trace_names_pin (a held page is named in cma_alloc_busy_retry),
  * log_names_busy (a "busy attempts" line was logged), log_names_pin (it
- * names a held page: not for callers that pass __GFP_NOWARN, such as the
- * DMA API client and the heap), cma_err_whole (the errno CMA ended the
+ * names a held page's frame: never, for any caller, since the caller may
+ * act for the unprivileged process that holds the page), cma_err_whole (the errno CMA ended the
  * whole claim with: -16 when held pages stopped it), with --other-block
  * sysfs_fail_busy_whole (what /sys/kernel/mm/cma/<block>/alloc_fail_busy
  * grew by during the whole claim), other_before_first_attempt (the other block's claim ended before the

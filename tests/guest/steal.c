@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * steal: a claim's evicted user pages never take pageblocks of another
- * migratetype from the kernel's zones (patch 0013).  The scene: ZONE_DMA
+ * migratetype from the kernel's zones (patch 0012).  The scene: ZONE_DMA
  * (the kernel's zone on the default board) has free pages only in
  * unmovable pageblocks (pipe buffers, unmovable, are freed after user data
  * filled the rest), PiP's block is free (ZONE_MOVABLE has room) and main's
