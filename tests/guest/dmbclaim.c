@@ -850,11 +850,10 @@ int main(int argc, char **argv)
 		}
 		len = klogctl(3, kl, sizeof(kl) - 1);
 		kl[len > 0 ? len : 0] = '\0';
-		snprintf(needle, sizeof(needle), "pfn 0x%llx busy (refcount",
-			 (unsigned long long)pinned);
 		/* the log says a page stayed busy, never which frame (the trace does) */
 		metric_set("error_logged", strstr(kl, "busy attempts: a page stayed busy") != NULL);
-		metric_set("error_names_pfn", line_has(kl, "busy attempts", needle));
+		/* the held page's frame, in any format, anywhere in the log */
+		metric_set("error_names_pfn", text_has_hex(kl, pinned));
 		kill(pin, SIGKILL);
 		waitpid(pin, NULL, 0);
 	} else if (!strcmp(test, "sessionrun")) {

@@ -327,6 +327,29 @@ int file_write(const char *path, const char *s)
 	return ret;
 }
 
+static int is_hex_digit(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	       (c >= 'A' && c <= 'F');
+}
+
+int text_has_hex(const char *text, unsigned long long v)
+{
+	char lo[24], up[24];
+	const char *needles[2] = { lo, up }, *h;
+	size_t len;
+	int k;
+
+	len = snprintf(lo, sizeof(lo), "%llx", v);
+	snprintf(up, sizeof(up), "%llX", v);
+	for (k = 0; k < 2; k++)
+		for (h = text; (h = strstr(h, needles[k])); h++)
+			if ((h == text || !is_hex_digit(h[-1])) &&
+			    !is_hex_digit(h[len]))
+				return 1;
+	return 0;
+}
+
 int file_read_str(const char *path, char *buf, size_t len)
 {
 	int n = read_file(path, buf, len - 1);

@@ -126,6 +126,12 @@ long page_size(void);
 int file_write(const char *path, const char *s);
 /* Read a file into a NUL-terminated buffer; 0 or -errno. */
 int file_read_str(const char *path, char *buf, size_t len);
+/*
+ * Does @text hold @v in hex as a token of its own ("67e00" or "0x67e00",
+ * not inside a longer hex number), in any case?  To find a page frame
+ * number in a log whatever its format.
+ */
+int text_has_hex(const char *text, unsigned long long v);
 
 /*
  * Checksummed user data: one word every 256 bytes, a function of its index
