@@ -690,8 +690,8 @@ $1 == "kernelmem" { printf "| %s | %s | %s | %s | %s | %s |\n", kv("label"), kv(
 	echo "Each way on its own block of the same size, filled to the same"
 	echo "occupancy, claimed in turn in one boot; all end in cma_alloc() on"
 	echo "the block's CMA area.  What differs is the zeroing: dmb_alloc()"
-	echo "asks for __GFP_ZERO, which alloc_contig_range() spreads over the"
-	echo "CPUs for 32 MiB or more; the DMA API, the heap and V4L2 zero on the"
+	echo "and the heap ask for __GFP_ZERO, which alloc_contig_range() spreads"
+	echo "over the CPUs for 32 MiB or more; the DMA API and V4L2 zero on the"
 	echo "calling CPU; V4L2 also claims one buffer per frame."
 	echo
 	cat "$OUT/ways.md"
